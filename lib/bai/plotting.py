@@ -1,0 +1,67 @@
+"""One plotting style for the whole book.
+
+Call :func:`set_style` once at the top of a chapter. Sample-complexity plots show means with
+standard-error bars (:func:`errorbar_lines`) and, where a lower bound exists, draw it on the same
+axes (:func:`lower_bound_line`).
+"""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import seaborn as sns
+
+__all__ = ["set_style", "errorbar_lines", "lower_bound_line", "PALETTE"]
+
+PALETTE = "colorblind"
+
+
+def set_style(context: str = "notebook") -> None:
+    """The book's seaborn theme (white grid, colour-blind palette, readable sizes)."""
+    sns.set_theme(context=context, style="whitegrid", palette=PALETTE)
+    plt.rcParams.update({
+        "figure.figsize": (7.0, 4.2),
+        "figure.dpi": 110,
+        "savefig.bbox": "tight",
+        "axes.titleweight": "bold",
+        "legend.frameon": False,
+    })
+
+
+def errorbar_lines(summary: pd.DataFrame, *, x: str, hue: str, ax=None, mean: str = "mean",
+                   se: str = "se", logy: bool = False, xlabel: str | None = None,
+                   ylabel: str | None = None, markers: bool = True):
+    """Plot one line per ``hue`` level: ``mean`` against ``x`` with +-1 standard-error bars.
+
+    ``summary`` is a tidy table such as :func:`bai.experiments.summarise` returns.
+    """
+    for col in (x, hue, mean, se):
+        if col not in summary.columns:
+            raise ValueError(f"summary has no column {col!r}")
+    if ax is None:
+        _, ax = plt.subplots()
+    colors = sns.color_palette(PALETTE, n_colors=summary[hue].nunique())
+    marker_cycle = ["o", "s", "^", "D", "v", "P", "X", "*"]
+    for k, (level, sub) in enumerate(summary.groupby(hue, sort=False)):
+        sub = sub.sort_values(x)
+        ax.errorbar(sub[x], sub[mean], yerr=sub[se], label=str(level), color=colors[k],
+                    marker=marker_cycle[k % len(marker_cycle)] if markers else None,
+                    capsize=3, linewidth=1.6, markersize=5)
+    if logy:
+        ax.set_yscale("log")
+    ax.set_xlabel(xlabel or x)
+    ax.set_ylabel(ylabel or mean)
+    ax.legend()
+    return ax
+
+
+def lower_bound_line(ax, x, y, *, label: str = "lower bound", **kw):
+    """Draw a lower bound as a dashed black line on ``ax``."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if x.shape != y.shape:
+        raise ValueError(f"x and y must have the same shape, got {x.shape} and {y.shape}")
+    style = {"color": "black", "linestyle": "--", "linewidth": 1.4, **kw}
+    ax.plot(x, y, label=label, **style)
+    ax.legend()
+    return ax

@@ -1,0 +1,153 @@
+"""Tests of bai.claims: verdict rules, the claims ledger and its JSON file."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from bai import claims as C
+from bai.claims import NOT_COMPARABLE, NOT_REPRODUCED, REPRODUCED
+
+
+# ---------------------------------------------------------------------------------------------
+# Rules
+# ---------------------------------------------------------------------------------------------
+
+
+def test_tolerance_relative_absolute_and_se():
+    rule = C.Tolerance(rel=0.04)  # slack 0.4 on a paper value of 10
+    assert rule.verdict(10.3, None, 10.0) == REPRODUCED
+    assert rule.verdict(9.65, 0.0, 10.0) == REPRODUCED
+    assert rule.verdict(10.5, None, 10.0) == NOT_REPRODUCED
+    # the Monte-Carlo term: 0.4 + 2 * 0.06 = 0.52 >= 0.5, but 0.4 + 2 * 0.04 = 0.48 < 0.5
+    assert rule.verdict(10.5, 0.06, 10.0) == REPRODUCED
+    assert rule.verdict(10.5, 0.04, 10.0) == NOT_REPRODUCED
+    assert C.Tolerance(rel=0.04, z=3.0).verdict(10.5, 0.04, 10.0) == REPRODUCED
+    # the absolute slack is used when it is the larger one
+    assert C.Tolerance(rel=0.01, abs=0.3).verdict(-10.25, None, -10.0) == REPRODUCED
+    assert C.Tolerance(rel=0.01, abs=0.3).verdict(-10.35, None, -10.0) == NOT_REPRODUCED
+    # nothing to compare
+    assert rule.verdict(None, 0.1, 10.0) == NOT_COMPARABLE
+    assert rule.verdict(10.0, 0.1, None) == NOT_COMPARABLE
+    assert "0.04 relative" in rule.describe() and "2 SE" in rule.describe()
+
+
+def test_at_most_and_at_least():
+    assert C.AtMost(5.0).verdict(4.9, None, None) == REPRODUCED
+    assert C.AtMost(5.0).verdict(5.3, None, None) == NOT_REPRODUCED
+    assert C.AtMost(5.0).verdict(5.3, 0.2, None) == REPRODUCED      # 5.3 - 0.4 <= 5
+    assert C.AtMost(5.0).verdict(5.3, 0.1, None) == NOT_REPRODUCED  # 5.3 - 0.2 > 5
+    assert C.AtMost(5.0).verdict(None, 0.1, None) == NOT_COMPARABLE
+    assert C.AtLeast(5.0).verdict(5.1, None, None) == REPRODUCED
+    assert C.AtLeast(5.0).verdict(4.7, None, None) == NOT_REPRODUCED
+    assert C.AtLeast(5.0).verdict(4.7, 0.2, None) == REPRODUCED      # 4.7 + 0.4 >= 5
+    assert C.AtLeast(5.0).verdict(4.7, 0.1, None) == NOT_REPRODUCED  # 4.7 + 0.2 < 5
+    assert C.AtLeast(5.0, z=4).verdict(4.7, 0.1, None) == REPRODUCED
+    assert C.AtLeast(5.0).verdict(None, None, 1.0) == NOT_COMPARABLE
+
+
+def test_clopper_pearson():
+    lo, hi = C.clopper_pearson(0, 50)
+    assert lo == 0.0
+    # k = 0: the upper bound solves (1 - p)^n = alpha / 2
+    assert hi == pytest.approx(1 - 0.025 ** (1 / 50), rel=1e-9)
+    lo, hi = C.clopper_pearson(50, 50)
+    assert hi == 1.0 and lo == pytest.approx(0.025 ** (1 / 50), rel=1e-9)
+    # interior: P(Bin(n, lo) >= k) = alpha/2 and P(Bin(n, hi) <= k) = alpha/2
+    lo, hi = C.clopper_pearson(12, 80, level=0.9)
+    assert stats.binom.sf(11, 80, lo) == pytest.approx(0.05, rel=1e-6)
+    assert stats.binom.cdf(12, 80, hi) == pytest.approx(0.05, rel=1e-6)
+    with pytest.raises(ValueError, match="k must be at most n"):
+        C.clopper_pearson(5, 4)
+
+
+# ---------------------------------------------------------------------------------------------
+# The ledger
+# ---------------------------------------------------------------------------------------------
+
+
+def test_error_rate_verdicts():
+    led = C.ClaimsLedger("soare2014", "Soare et al. 2014")
+    ok = led.error_rate("zero", "no error", source="Fig. 4", failures=0, runs=100, delta=0.05)
+    assert ok.verdict == REPRODUCED
+    assert ok.value == 0.0 and ok.paper_value == 0.05
+    assert ok.details["ci_low"] == 0.0
+    bad = led.error_rate("twenty", "too many", source="Fig. 4", failures=20, runs=100, delta=0.05)
+    assert bad.verdict == NOT_REPRODUCED
+    assert bad.value == pytest.approx(0.2)
+    # one-sided 95% Clopper-Pearson lower bound: P(Bin(100, lo) >= 20) = 0.05
+    assert stats.binom.sf(19, 100, bad.details["ci_low"]) == pytest.approx(0.05, rel=1e-6)
+    assert bad.details["ci_low"] > 0.05
+    # the boundary: 9/100 is consistent with 5% (lower bound 0.048), 10/100 is not (0.055)
+    assert led.error_rate("nine", "", source="", failures=9, runs=100, delta=0.05).verdict == REPRODUCED
+    assert led.error_rate("ten", "", source="", failures=10, runs=100, delta=0.05).verdict == NOT_REPRODUCED
+    with pytest.raises(ValueError, match="failures"):
+        led.error_rate("neg", "", source="", failures=-1, runs=10, delta=0.05)
+
+
+def test_compare_and_qualitative_and_not_comparable():
+    led = C.ClaimsLedger("ch", "paper")
+    c1 = led.compare("a", "value", source="Table 1", paper_value=10, value=np.float64(10.2), se=0.1,
+                     rule=C.Tolerance(rel=0.01))
+    assert c1.verdict == REPRODUCED  # 0.2 <= 0.1 + 0.2
+    assert isinstance(c1.value, float)
+    assert c1.rule == C.Tolerance(rel=0.01).describe()
+    c2 = led.compare("b", "bound", source="Thm 1", paper_value=None, value=3.0, rule=C.AtMost(2.0))
+    assert c2.verdict == NOT_REPRODUCED
+    c3 = led.qualitative("c", "ordering", source="Fig. 2", holds=np.bool_(True), criterion="x < y")
+    assert c3.verdict == REPRODUCED and c3.rule == "x < y"
+    c4 = led.qualitative("d", "ordering", source="Fig. 2", holds=False, criterion="x < y")
+    assert c4.verdict == NOT_REPRODUCED
+    c5 = led.not_comparable("e", "lost", source="Fig. 3", reason="the figure has no data")
+    assert c5.verdict == NOT_COMPARABLE
+    assert led.totals() == {REPRODUCED: 2, NOT_REPRODUCED: 2, NOT_COMPARABLE: 1}
+    frame = led.to_frame()
+    assert list(frame["id"]) == ["a", "b", "c", "d", "e"]
+    assert list(frame["verdict"]) == [c.verdict for c in led.claims]
+
+
+def test_compare_rejects_bad_values():
+    led = C.ClaimsLedger("ch", "paper")
+    with pytest.raises(ValueError, match="finite"):
+        led.compare("x", "", source="", paper_value=1.0, value=float("nan"))
+    with pytest.raises(ValueError, match="se"):
+        led.compare("x", "", source="", paper_value=1.0, value=1.0, se=-0.1)
+    with pytest.raises(TypeError, match="rule"):
+        led.compare("x", "", source="", paper_value=1.0, value=1.0, rule="tolerance")
+    with pytest.raises(ValueError, match="reason"):
+        led.not_comparable("x", "", source="", reason="")
+    with pytest.raises(ValueError, match="chapter"):
+        C.ClaimsLedger("", "paper")
+    assert led.claims == []  # nothing half-recorded
+
+
+def test_duplicate_id_raises():
+    led = C.ClaimsLedger("ch", "paper")
+    led.compare("same", "", source="", paper_value=1.0, value=1.0)
+    with pytest.raises(ValueError, match="'same' is already recorded"):
+        led.qualitative("same", "", source="", holds=True, criterion="c")
+    assert len(led.claims) == 1
+
+
+def test_write_read_round_trip(tmp_path):
+    led = C.ClaimsLedger("fiez2019", "Fiez et al. 2019")
+    led.compare("r1", "rho", source="Fig. 1a", paper_value=4.0, value=4.01, se=0.02,
+                rule=C.Tolerance(rel=0.01), figure="fig1a", d=np.int64(5), grid=[1, 2])
+    led.error_rate("r2", "delta-PAC", source="Thm 2", failures=1, runs=200, delta=0.05)
+    led.qualitative("r3", "faster", source="Fig. 2", holds=True, criterion="ours < theirs",
+                    value=0.5)
+    led.not_comparable("r4", "lost", source="Tab. 3", reason="no numbers")
+    path = led.write(tmp_path / "sub" / "claims.json")
+    assert path.exists()
+    assert not [p for p in path.parent.iterdir() if p.name.startswith(".tmp-")]
+    data = json.loads(path.read_text())
+    assert data["chapter"] == "fiez2019" and data["paper"] == "Fiez et al. 2019"
+    assert [c["id"] for c in data["claims"]] == ["r1", "r2", "r3", "r4"]
+    assert data["claims"][0]["details"] == {"d": 5, "grid": [1, 2]}
+    back = C.ClaimsLedger.read(path)
+    assert back.chapter == led.chapter and back.paper == led.paper
+    assert back.claims == led.claims
+    assert back.totals() == led.totals() == {REPRODUCED: 3, NOT_REPRODUCED: 0, NOT_COMPARABLE: 1}
