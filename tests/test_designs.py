@@ -52,7 +52,7 @@ def rel(a, b):
 # ---------------------------------------------------------------------------------------------
 
 
-@settings(max_examples=30)
+@settings(max_examples=40)
 @given(problems())
 def test_solve_design_matches_cvxpy(problem):
     X, Y = problem
@@ -89,14 +89,22 @@ def _oracle_problem(seed):
 
 @pytest.mark.parametrize("seed", [20, 22, 39])
 def test_solve_design_reaches_its_certified_tolerance(seed):
-    # BUG (reported): on these small oracle problems (K <= 9 arms in R^5, 8 directions) the
-    # value is right (2e-7 of cvxpy) but the solver stops with a certified relative gap of
-    # 1e-3..2.5e-3 for the default tol = 1e-7 (a tighter tol gives a *looser* certificate).
-    # The docstring promises it stops when the certified gap is below tol; allow 100 x tol.
+    # Regression: on these small oracle problems (<= 9 arms in R^5) an earlier solver returned
+    # the right value (2e-7 of cvxpy) with a certified relative gap of 1e-3..2.5e-3 for the
+    # default tol = 1e-7 (a tighter tol gave a *looser* certificate). The docstring promises
+    # a stop once the certified gap is below tol; allow 100 x tol.
     X, Y = _oracle_problem(seed)
     res = D.solve_design(X, Y)
     assert res.relative_gap <= 1e-5
     assert res.status == "optimal"
+
+
+def test_one_dimensional_problems():
+    # d = 1: all weight on the longest arm; value max_y y^2 / max_x x^2
+    res = D.solve_design([[2.0], [1.0]], [[1.0], [3.0]])
+    assert res.value == pytest.approx(9.0 / 4.0, rel=1e-9)
+    np.testing.assert_allclose(res.design, [1.0, 0.0], atol=1e-9)
+    assert D.solve_design([[2.0]], [[1.0]]).value == pytest.approx(0.25, rel=1e-12)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -91,6 +91,7 @@ def test_joblib_two_workers_same_table():
     pd.testing.assert_frame_equal(serial, parallel)
 
 
+@pytest.mark.slow
 def test_dask_backend_same_table():
     pytest.importorskip("distributed")
     reference = run(n_runs=2)
@@ -146,6 +147,7 @@ def test_corrupt_checkpoint_is_recomputed(tmp_path):
     json.loads(victim.read_text())
 
 
+@pytest.mark.slow
 def test_killed_grid_resumes(tmp_path):
     ckpt = tmp_path / "ckpt"
     marks = tmp_path / "marks"
@@ -214,7 +216,7 @@ def test_killed_grid_resumes(tmp_path):
 
 def test_stale_temporary_file_is_cleaned_on_resume(tmp_path):
     # A SIGKILL between mkstemp and os.replace leaves '.tmp-XXXX.json' holding half a result.
-    # BUG (reported): a rerun never removes it, so the checkpoint directory keeps a
+    # Regression (fixed): a rerun never removes it, so the checkpoint directory keeps a
     # half-written (unparseable) JSON file for ever.
     run(n_runs=1, checkpoint_dir=tmp_path, name="stale")
     (tmp_path / ".tmp-deadbeef.json").write_text('{"params": {"a": 1, "b"')
@@ -223,7 +225,7 @@ def test_stale_temporary_file_is_cleaned_on_resume(tmp_path):
 
 
 def test_non_finite_results_stay_floats(tmp_path):
-    # BUG (reported): results are passed through _jsonable even without checkpoints, so inf
+    # Regression (fixed): results are passed through _jsonable even without checkpoints, so inf
     # becomes the string "inf" and nan becomes None; the column is then of dtype object and
     # summarise() fails with TypeError.
     def f(rng, a):

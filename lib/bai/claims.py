@@ -212,6 +212,9 @@ class ClaimsLedger:
         value = None if value is None else float(value)
         if value is not None and not math.isfinite(value):
             raise ValueError(f"value of claim {id!r} must be finite, got {value}")
+        if paper_value is not None and not math.isfinite(float(paper_value)):
+            raise ValueError(f"paper_value of claim {id!r} must be finite (or None when the paper "
+                             f"gives no number), got {paper_value}")
         if se is not None:
             se = check_nonnegative(float(se), "se")
         verdict = rule.verdict(value, se, None if paper_value is None else float(paper_value))
@@ -222,7 +225,9 @@ class ClaimsLedger:
                    delta: float, level: float = 0.95, reason: str = "", figure: str = "",
                    **details) -> Claim:
         """Empirical error rate ``failures / runs`` against the target ``delta``."""
-        rule = BinomialAtMost(check_positive(delta, "delta"), level)
+        from .validation import check_delta
+
+        rule = BinomialAtMost(check_delta(delta), level)
         failures = check_int(failures, "failures", minimum=0)
         runs = check_int(runs, "runs", minimum=1)
         lo, hi = rule.interval(failures, runs)

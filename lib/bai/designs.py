@@ -158,10 +158,13 @@ class PairwiseDifferences:
         return self.vectors(np.arange(self.size))
 
     def quad_forms(self, Ainv: np.ndarray) -> np.ndarray:
-        return self.top(Ainv, self.size)[1] if self.size <= 4_000_000 else self._too_many()
-
-    def _too_many(self):
-        raise MemoryError("quad_forms of more than 4e6 pairwise differences; use top() instead")
+        """``y^T Ainv y`` for every pair, in index order (refused above 4e6 pairs: use top())."""
+        if self.size > 4_000_000:
+            raise MemoryError("quad_forms of more than 4e6 pairwise differences; use top()")
+        ZA = self.Z @ Ainv
+        q = np.einsum("ij,ij->i", ZA, self.Z)
+        i, j = np.triu_indices(self.Z.shape[0], 1)  # row-major i < j: the linear index order
+        return q[i] + q[j] - 2.0 * np.einsum("ij,ij->i", ZA[i], self.Z[j])
 
     def top(self, Ainv: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         Z = self.Z
@@ -620,6 +623,8 @@ def frank_wolfe_design(X, Y, *, max_iter: int = 5000, rel_change: float = 0.01,
     """
     X = check_arms(X, "X", min_arms=1)
     dirs = as_directions(Y)
+    if dirs.dim != X.shape[1]:
+        raise ValueError(f"Y has dimension {dirs.dim} but the arms X have dimension {X.shape[1]}")
     K = X.shape[0]
     lam = np.full(K, 1.0 / K)
     k = 0
@@ -920,14 +925,20 @@ def greedy_allocation(
     Y = as_matrix(Y, "Y", n_cols=X.shape[1])
     n_steps = check_int(n_steps, "n_steps", minimum=0)
     d = X.shape[1]
-    counts = (np.zeros(X.shape[0], dtype=np.int64) if initial_counts is None
-              else np.asarray(initial_counts, dtype=np.int64).copy())
-    if counts.shape != (X.shape[0],) or np.any(counts < 0):
-        raise ValueError(f"initial_counts must be {X.shape[0]} non-negative integers")
+    if initial_counts is None:
+        counts = np.zeros(X.shape[0], dtype=np.int64)
+    else:
+        raw = as_vector(initial_counts, "initial_counts", size=X.shape[0])
+        if np.any(raw < 0) or np.any(raw != np.round(raw)):
+            raise ValueError(f"initial_counts must be {X.shape[0]} non-negative integers")
+        counts = raw.astype(np.int64)
     A0 = np.zeros((d, d)) if A0 is None else as_matrix(A0, "A0", n_cols=d)
+    if A0.shape != (d, d) or not np.allclose(A0, A0.T):
+        raise ValueError(f"A0 must be a symmetric ({d}, {d}) matrix, got shape {A0.shape}")
     A = A0 + (X.T * counts) @ X
-    if np.linalg.matrix_rank(A) < d:
-        raise ValueError("initial_counts and A0 must make A invertible before the first greedy step")
+    if np.linalg.eigvalsh(A).min() <= 1e-12 * max(1.0, np.abs(A).max()):
+        raise ValueError("initial_counts and A0 must make A positive definite before the first "
+                         "greedy step")
     check_int(refresh_every, "refresh_every", minimum=1)
     seed = check_int(seed, "seed", minimum=0) % (2**32)
     arms, value = _greedy_kernel(np.ascontiguousarray(X), np.ascontiguousarray(Y), counts,

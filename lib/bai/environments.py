@@ -41,6 +41,8 @@ def _check_rng(rng) -> np.random.Generator:
 
 def _check_counts(counts, shape, name="counts") -> np.ndarray:
     c = np.asarray(counts)
+    if c.dtype.kind == "f" and not np.all(np.isfinite(c)):
+        raise ValueError(f"{name} must be finite")
     if c.dtype.kind not in "iu" and not (c.dtype.kind == "f" and np.all(c == np.round(c))):
         raise TypeError(f"{name} must be integers")
     c = c.astype(np.int64)
@@ -65,7 +67,8 @@ class GaussianLinearBandit:
         Noise standard deviation.
     Z : (n, d) array, optional
         Items among which the best is sought (transductive setting, Fiez et al. 2019);
-        defaults to ``X``. Every item must lie in the span of ``X``.
+        defaults to ``X``, in which case ``X`` must span :math:`\mathbb R^d`. Every item must
+        lie in the span of ``X``, otherwise its value cannot be estimated (``ValueError``).
     """
 
     X: np.ndarray
@@ -75,7 +78,9 @@ class GaussianLinearBandit:
     name: str = ""
 
     def __post_init__(self):
-        self.X = check_arms(self.X, "X", min_arms=2)
+        # Without items, the arms must span R^d; with items Z (transductive), only Z must lie
+        # in span(X): z^T theta is then identifiable even if theta is not.
+        self.X = check_arms(self.X, "X", min_arms=2, spanning=self.Z is None)
         self.theta = as_vector(self.theta, "theta", size=self.X.shape[1])
         self.sigma = check_positive(self.sigma, "sigma")
         if self.Z is None:

@@ -85,8 +85,6 @@ def _jsonable(value):
         return value.item()
     if isinstance(value, np.ndarray):
         return value.tolist()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None if math.isnan(value) else ("inf" if value > 0 else "-inf")
     if isinstance(value, (list, tuple)):
         return [_jsonable(v) for v in value]
     if isinstance(value, dict):
@@ -167,6 +165,12 @@ def run_experiment(
     """
     if not callable(fn):
         raise TypeError("fn must be callable")
+    if isinstance(grid, (Mapping, str, bytes)) or not isinstance(grid, Iterable):
+        raise TypeError("grid must be an iterable of dicts (one per configuration), "
+                        f"got {type(grid).__name__}")
+    grid = list(grid)
+    if not all(isinstance(g, Mapping) for g in grid):
+        raise TypeError("every configuration in grid must be a dict of parameters")
     grid = [dict(g) for g in grid]
     if not grid:
         raise ValueError("grid must contain at least one configuration")
@@ -181,6 +185,10 @@ def run_experiment(
         raise ValueError(f"backend must be 'joblib' or 'dask', got {backend!r}")
     name = name or getattr(fn, "__qualname__", "experiment")
     ckpt = Path(checkpoint_dir) if checkpoint_dir is not None else None
+    if ckpt is not None and ckpt.is_dir():
+        # a run killed inside a write leaves only a temporary file: never a result
+        for stale in ckpt.glob(".tmp-*.json"):
+            stale.unlink(missing_ok=True)
 
     tasks = [(i, g, r) for i, g in enumerate(grid) for r in range(n_runs)]
     results: dict[tuple[int, int], dict] = {}
