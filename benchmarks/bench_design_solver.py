@@ -59,6 +59,9 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _machine  # noqa: E402
 import pandas as pd
 
 from bai import designs as D
@@ -202,19 +205,7 @@ def profile_fast(X, Y, top=25) -> str:
 
 
 def environment() -> str:
-    import cvxpy
-    import clarabel
-    import numba
-    import scipy
-
-    try:
-        load = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    except OSError:
-        load = "n/a"
-    return (f"{_dt.datetime.now().isoformat(timespec='seconds')}  {platform.node()}  "
-            f"{os.cpu_count()} cores  load avg {load}\n"
-            f"python {platform.python_version()}  numpy {np.__version__}  scipy {scipy.__version__}"
-            f"  numba {numba.__version__}  cvxpy {cvxpy.__version__}  clarabel {clarabel.__version__}")
+    return _machine.environment(("numpy", "scipy", "numba", "cvxpy", "clarabel"))
 
 
 TABLE_COLS = {

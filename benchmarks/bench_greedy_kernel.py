@@ -51,6 +51,9 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _machine  # noqa: E402
 import pandas as pd
 
 import bai
@@ -114,15 +117,7 @@ def cold_compile_seconds() -> float:
 
 
 def environment() -> str:
-    import numba
-
-    try:
-        load = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    except OSError:
-        load = "n/a"
-    return (f"{_dt.datetime.now().isoformat(timespec='seconds')}  {platform.node()}  "
-            f"{os.cpu_count()} cores  load avg {load}\n"
-            f"python {platform.python_version()}  numpy {np.__version__}  numba {numba.__version__}")
+    return _machine.environment(("numpy", "numba"))
 
 
 def main(argv=None) -> int:

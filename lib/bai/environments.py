@@ -53,8 +53,56 @@ def _check_counts(counts, shape, name="counts") -> np.ndarray:
     return c
 
 
+class _LinearBandit:
+    """Quantities shared by the linear-bandit environments (arms ``X``, items ``Z``, ``theta``)."""
+
+    X: np.ndarray
+    theta: np.ndarray
+    Z: np.ndarray
+
+    @property
+    def d(self) -> int:
+        return self.X.shape[1]
+
+    @property
+    def K(self) -> int:
+        return self.X.shape[0]
+
+    @property
+    def means(self) -> np.ndarray:
+        """Expected reward of each arm of ``X``."""
+        return self.X @ self.theta
+
+    @property
+    def item_values(self) -> np.ndarray:
+        """:math:`z^\\top\\theta^*` for each item of ``Z``."""
+        return self.Z @ self.theta
+
+    @property
+    def best_item(self) -> int:
+        return int(np.argmax(self.item_values))
+
+    @property
+    def gaps(self) -> np.ndarray:
+        """:math:`\\Delta(z) = (z_* - z)^\\top\\theta^*` (zero for the best item)."""
+        v = self.item_values
+        return v.max() - v
+
+    def _arm(self, arm) -> int:
+        arm = check_int(arm, "arm", minimum=0)
+        if arm >= self.K:
+            raise ValueError(f"arm must be an index below K = {self.K}, got {arm}")
+        return arm
+
+    def _counts(self, counts) -> np.ndarray:
+        c = np.asarray(counts)
+        if c.shape[-1:] != (self.K,):
+            raise ValueError(f"counts must end with a dimension of size K = {self.K}, got {c.shape}")
+        return _check_counts(c, c.shape)
+
+
 @dataclass
-class GaussianLinearBandit:
+class GaussianLinearBandit(_LinearBandit):
     r"""Linear bandit with Gaussian noise: pulling :math:`x` returns :math:`x^\top\theta+\mathcal N(0,\sigma^2)`.
 
     Parameters
@@ -97,41 +145,10 @@ class GaussianLinearBandit:
             if np.any(resid > 1e-8 * (1.0 + np.linalg.norm(self.Z, axis=1))):
                 raise ValueError("every item of Z must lie in the span of the arms X")
 
-    # -- instance quantities ------------------------------------------------------------------
-    @property
-    def d(self) -> int:
-        return self.X.shape[1]
-
-    @property
-    def K(self) -> int:
-        return self.X.shape[0]
-
-    @property
-    def means(self) -> np.ndarray:
-        """Expected reward of each arm of ``X``."""
-        return self.X @ self.theta
-
-    @property
-    def item_values(self) -> np.ndarray:
-        """:math:`z^\\top\\theta^*` for each item of ``Z``."""
-        return self.Z @ self.theta
-
-    @property
-    def best_item(self) -> int:
-        return int(np.argmax(self.item_values))
-
-    @property
-    def gaps(self) -> np.ndarray:
-        """:math:`\\Delta(z) = (z_* - z)^\\top\\theta^*` (zero for the best item)."""
-        v = self.item_values
-        return v.max() - v
-
     # -- sampling -----------------------------------------------------------------------------
     def pull(self, arm: int, rng: np.random.Generator) -> float:
         """One reward of arm index ``arm``."""
-        arm = check_int(arm, "arm", minimum=0)
-        if arm >= self.K:
-            raise ValueError(f"arm must be an index below K = {self.K}, got {arm}")
+        arm = self._arm(arm)
         return float(self.means[arm] + self.sigma * _check_rng(rng).standard_normal())
 
     def sample_sums(self, counts, rng: np.random.Generator) -> np.ndarray:
@@ -142,15 +159,12 @@ class GaussianLinearBandit:
         replication.
         """
         rng = _check_rng(rng)
-        c = np.asarray(counts)
-        if c.shape[-1:] != (self.K,):
-            raise ValueError(f"counts must end with a dimension of size K = {self.K}, got {c.shape}")
-        c = _check_counts(c, c.shape)
+        c = self._counts(counts)
         return c * self.means + self.sigma * np.sqrt(c) * rng.standard_normal(c.shape)
 
 
 @dataclass
-class BernoulliLinearBandit:
+class BernoulliLinearBandit(_LinearBandit):
     r"""Linear bandit with Bernoulli rewards of mean :math:`x^\top\theta\in[0,1]`.
 
     Used for real click data (Xu et al. 2018, Sec. 6; Fiez et al. 2019, Fig. 2b). ``n`` pulls of
@@ -173,39 +187,15 @@ class BernoulliLinearBandit:
             )
         self.Z = self.X if self.Z is None else check_arms(self.Z, "Z", min_arms=2, spanning=False)
 
-    @property
-    def K(self) -> int:
-        return self.X.shape[0]
-
-    @property
-    def d(self) -> int:
-        return self.X.shape[1]
-
-    @property
-    def means(self) -> np.ndarray:
-        return self.X @ self.theta
-
-    @property
-    def best_item(self) -> int:
-        return int(np.argmax(self.Z @ self.theta))
-
-    @property
-    def gaps(self) -> np.ndarray:
-        v = self.Z @ self.theta
-        return v.max() - v
-
     def pull(self, arm: int, rng: np.random.Generator) -> float:
-        arm = check_int(arm, "arm", minimum=0)
-        if arm >= self.K:
-            raise ValueError(f"arm must be an index below K = {self.K}, got {arm}")
+        """One Bernoulli reward of arm index ``arm``."""
+        arm = self._arm(arm)
         return float(_check_rng(rng).random() < self.means[arm])
 
     def sample_sums(self, counts, rng: np.random.Generator) -> np.ndarray:
+        """Sums of ``counts`` Bernoulli rewards per arm: Binomial draws (shape ``(..., K)``)."""
         rng = _check_rng(rng)
-        c = np.asarray(counts)
-        if c.shape[-1:] != (self.K,):
-            raise ValueError(f"counts must end with a dimension of size K = {self.K}, got {c.shape}")
-        c = _check_counts(c, c.shape)
+        c = self._counts(counts)
         return rng.binomial(c, np.broadcast_to(self.means, c.shape)).astype(float)
 
 
