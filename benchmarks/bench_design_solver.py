@@ -48,10 +48,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import cProfile
-import datetime as _dt
 import io
-import os
-import platform
 import pstats
 import statistics
 import sys

@@ -40,9 +40,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import os
-import platform
 import statistics
 import subprocess
 import sys

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from .validation import check_int, check_nonnegative, check_positive
+from .validation import check_delta, check_int, check_nonnegative
 
 __all__ = [
     "REPRODUCED",
@@ -225,8 +225,6 @@ class ClaimsLedger:
                    delta: float, level: float = 0.95, reason: str = "", figure: str = "",
                    **details) -> Claim:
         """Empirical error rate ``failures / runs`` against the target ``delta``."""
-        from .validation import check_delta
-
         rule = BinomialAtMost(check_delta(delta), level)
         failures = check_int(failures, "failures", minimum=0)
         runs = check_int(runs, "runs", minimum=1)

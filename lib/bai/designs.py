@@ -39,7 +39,6 @@ Discrete allocations
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable
 
 import numba
 import numpy as np

@@ -11,7 +11,7 @@ per-arm *sums* of rewards are drawn from their exact distribution
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
