@@ -48,6 +48,7 @@ from .validation import (
     as_vector,
     check_arms,
     check_int,
+    check_nonnegative,
     check_positive,
     check_probability_vector,
 )
@@ -795,70 +796,116 @@ def _refresh(X, Y, counts, A0):
 
 
 @numba.njit(cache=True)
-def _greedy_kernel(X, Y, counts, A0, n_steps, stop_below, seed, refresh_every, tie_rtol):
+def _greedy_pick(G, H, q, scores, tie_rtol, b):
+    """One greedy choice: the arm minimising max_y y^T (A + b x x^T)^{-1} y (random ties)."""
+    K = G.shape[0]
+    m = G.shape[1]
+    best = np.inf
+    for k in range(K):
+        inv = b / (1.0 + b * H[k, k])
+        mx = -np.inf
+        for j in range(m):
+            v = q[j] - G[k, j] * G[k, j] * inv
+            if v > mx:
+                mx = v
+        scores[k] = mx
+        if mx < best:
+            best = mx
+    # uniform tie-breaking among near-minimisers (Soare et al. leave ties unspecified)
+    thr = best + tie_rtol * abs(best)
+    n_ties = 0
+    for k in range(K):
+        if scores[k] <= thr:
+            n_ties += 1
+    pick = np.random.randint(n_ties) if n_ties > 1 else 0
+    for k in range(K):
+        if scores[k] <= thr:
+            if pick == 0:
+                return k
+            pick -= 1
+    return -1
+
+
+@numba.njit(cache=True)
+def _greedy_apply(G, H, q, a, Ga, Ha, b):
+    """Sherman--Morrison update of G = X A^-1 Y^T, H = X A^-1 X^T, q_y = ||y||^2_{A^-1} after
+    ``b`` pulls of arm ``a``; returns the new max_y q_y."""
+    K = G.shape[0]
+    m = G.shape[1]
+    inv = b / (1.0 + b * H[a, a])
+    Ga[:] = G[a, :]
+    Ha[:] = H[:, a]
+    for j in range(m):
+        q[j] -= Ga[j] * Ga[j] * inv
+    for k in range(K):
+        c = Ha[k] * inv
+        for j in range(m):
+            G[k, j] -= c * Ga[j]
+        for j in range(K):
+            H[k, j] -= c * Ha[j]
+    current = 0.0
+    for j in range(m):
+        if q[j] > current:
+            current = q[j]
+    return current
+
+
+@numba.njit(cache=True)
+def _greedy_kernel(X, Y, counts, A0, n_steps, stop_below, stop_power, seed, refresh_every,
+                   tie_rtol, record_at, keep_arms, min_steps, block_rtol):
     np.random.seed(seed)
     K = X.shape[0]
     m = Y.shape[0]
     G, H, q = _refresh(X, Y, counts, A0)
-    arms = np.empty(n_steps, dtype=np.int64)
+    arms = np.empty(n_steps if keep_arms else 0, dtype=np.int64)
+    recorded = np.zeros((record_at.size, K), dtype=np.int64)
+    rec = 0
+    while rec < record_at.size and record_at[rec] == 0:
+        recorded[rec, :] = counts
+        rec += 1
     scores = np.empty(K)
     Ga = np.empty(m)
     Ha = np.empty(K)
+    total = 0
+    for k in range(K):
+        total += counts[k]
     current = 0.0
     for i in range(m):
         if q[i] > current:
             current = q[i]
     steps = 0
+    decisions = 0
     while steps < n_steps:
-        if current <= stop_below:
+        # phase rule: max_y ||y||^2_{A^-1} * t^stop_power <= stop_below (t = pulls so far)
+        if steps >= min_steps and current * float(total) ** stop_power <= stop_below:
             break
-        best = np.inf
-        for k in range(K):
-            inv = 1.0 / (1.0 + H[k, k])
-            mx = -np.inf
-            for j in range(m):
-                v = q[j] - G[k, j] * G[k, j] * inv
-                if v > mx:
-                    mx = v
-            scores[k] = mx
-            if mx < best:
-                best = mx
-        # uniform tie-breaking among near-minimisers (Soare et al. leave ties unspecified)
-        thr = best + tie_rtol * abs(best)
-        n_ties = 0
-        for k in range(K):
-            if scores[k] <= thr:
-                n_ties += 1
-        pick = np.random.randint(n_ties) if n_ties > 1 else 0
-        a = -1
-        for k in range(K):
-            if scores[k] <= thr:
-                if pick == 0:
-                    a = k
-                    break
-                pick -= 1
-        arms[steps] = a
-        counts[a] += 1
-        steps += 1
-        if steps % refresh_every == 0:
+        # block greedy: the chosen arm is pulled b = max(1, floor(block_rtol * t)) times,
+        # never past the next recorded step or n_steps (block_rtol = 0: one pull, exact)
+        b = max(1, int(block_rtol * total))
+        if b > 1:
+            b = min(b, n_steps - steps)
+            if rec < record_at.size:
+                b = min(b, record_at[rec] - steps)
+        a = _greedy_pick(G, H, q, scores, tie_rtol, float(b))
+        if keep_arms:
+            for i in range(b):
+                arms[steps + i] = a
+        counts[a] += b
+        total += b
+        steps += b
+        decisions += 1
+        if decisions % refresh_every == 0:
             G, H, q = _refresh(X, Y, counts, A0)
-        else:
-            inv = 1.0 / (1.0 + H[a, a])
-            Ga[:] = G[a, :]
-            Ha[:] = H[:, a]
+            current = 0.0
             for j in range(m):
-                q[j] -= Ga[j] * Ga[j] * inv
-            for k in range(K):
-                c = Ha[k] * inv
-                for j in range(m):
-                    G[k, j] -= c * Ga[j]
-                for j in range(K):
-                    H[k, j] -= c * Ha[j]
-        current = 0.0
-        for j in range(m):
-            if q[j] > current:
-                current = q[j]
-    return arms[:steps], current
+                if q[j] > current:
+                    current = q[j]
+        else:
+            current = _greedy_apply(G, H, q, a, Ga, Ha, float(b))
+        while rec < record_at.size and record_at[rec] == steps:
+            recorded[rec, :] = counts
+            rec += 1
+    return arms[:steps] if keep_arms else arms, current, recorded[:rec], steps
 
 
 @dataclass
@@ -868,16 +915,22 @@ class GreedyResult:
     Attributes
     ----------
     arms : (n,) int array
-        The arm pulled at each step, in order.
+        The arm pulled at each step, in order (empty with ``keep_arms=False``).
     counts : (K,) int array
         Total pulls per arm, including ``initial_counts``.
     value : float
         :math:`\\max_y y^\\top A^{-1} y` after the last step (unnormalised: it shrinks like 1/n).
+    steps : int
+        Number of greedy steps taken (fewer than ``n_steps`` when the phase rule stopped it).
+    recorded : (r, K) int array
+        Counts after each step listed in ``record_at`` that was reached (``r`` rows).
     """
 
     arms: np.ndarray
     counts: np.ndarray
     value: float
+    steps: int = 0
+    recorded: np.ndarray | None = None
 
 
 def greedy_allocation(
@@ -891,6 +944,11 @@ def greedy_allocation(
     seed: int = 0,
     refresh_every: int = 4096,
     tie_rtol: float = 1e-12,
+    stop_power: int = 0,
+    record_at=None,
+    keep_arms: bool = True,
+    min_steps: int = 0,
+    block_rtol: float = 0.0,
 ) -> GreedyResult:
     r"""Soare et al.'s incremental allocation :math:`x_t=\arg\min_x\max_y y^\top(A+xx^\top)^{-1}y`.
 
@@ -919,6 +977,27 @@ def greedy_allocation(
         XY-adaptive, Soare et al. 2014, Eq. 18).
     seed : int
         Seed of the kernel's tie-breaking stream (ties broken uniformly at random).
+    stop_power : {0, -1}
+        With -1 the rule is :math:`\\max_y y^\\top A^{-1}y\\,/\\,t\\le` ``stop_below``, where
+        ``t`` is the number of pulls so far (``initial_counts`` included): the literal Fig. 3
+        pseudo-code of Soare et al. (2014), which divides :math:`\\rho_j` by ``t`` a second time.
+    record_at : sequence of int, optional
+        Step numbers (``0..n_steps``, increasing) after which the counts are recorded; this is
+        how long allocations are checked at a grid of steps without storing every pull.
+    keep_arms : bool
+        Store the arm pulled at each step (``n_steps`` integers); switch off for long runs.
+    min_steps : int
+        Steps taken before ``stop_below`` is looked at (1 gives the *repeat ... until* of
+        Soare et al.'s Fig. 3: every phase pulls at least once).
+    block_rtol : float
+        0 (default) is the exact rule, one pull per decision. With :math:`\\varepsilon>0`,
+        each decision pulls the chosen arm :math:`b=\\max(1,\\lfloor\\varepsilon t\\rfloor)`
+        times, chosen by :math:`\\arg\\min_x\\max_y y^\\top(A+b\\,xx^\\top)^{-1}y`: exact below
+        :math:`t=1/\\varepsilon` pulls, and beyond it a perturbation of relative size
+        :math:`\\varepsilon` in :math:`A` that makes paths of :math:`10^8` pulls cheap
+        (about :math:`\\log(n/n_0)/\\varepsilon` decisions). Blocks never cross a step of
+        ``record_at``. The deviation from the exact path is measured in the tests and in
+        ``benchmarks/bench_greedy_kernel.py``.
     """
     X = check_arms(X, "X", min_arms=1, spanning=False)
     Y = as_matrix(Y, "Y", n_cols=X.shape[1])
@@ -940,7 +1019,21 @@ def greedy_allocation(
                          "greedy step")
     check_int(refresh_every, "refresh_every", minimum=1)
     seed = check_int(seed, "seed", minimum=0) % (2**32)
-    arms, value = _greedy_kernel(np.ascontiguousarray(X), np.ascontiguousarray(Y), counts,
-                                 np.ascontiguousarray(A0), n_steps, float(stop_below), seed,
-                                 int(refresh_every), float(tie_rtol))
-    return GreedyResult(arms=arms, counts=counts, value=float(value))
+    if stop_power not in (0, -1) or isinstance(stop_power, bool):
+        raise ValueError(f"stop_power must be 0 or -1, got {stop_power!r}")
+    if record_at is None:
+        record = np.zeros(0, dtype=np.int64)
+    else:
+        record = np.asarray(record_at)
+        if record.ndim != 1 or not np.issubdtype(record.dtype, np.integer):
+            raise TypeError("record_at must be a one-dimensional sequence of integers")
+        record = record.astype(np.int64)
+        if record.size and (record[0] < 0 or record[-1] > n_steps or np.any(np.diff(record) <= 0)):
+            raise ValueError(f"record_at must be strictly increasing step numbers in [0, {n_steps}]")
+    arms, value, recorded, steps = _greedy_kernel(
+        np.ascontiguousarray(X), np.ascontiguousarray(Y), counts, np.ascontiguousarray(A0),
+        n_steps, float(stop_below), float(stop_power), seed, int(refresh_every),
+        float(tie_rtol), record, bool(keep_arms), check_int(min_steps, "min_steps", minimum=0),
+        check_nonnegative(block_rtol, "block_rtol"))
+    return GreedyResult(arms=arms, counts=counts, value=float(value), steps=int(steps),
+                        recorded=recorded)

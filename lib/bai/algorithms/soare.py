@@ -1,0 +1,928 @@
+r"""Best-arm identification in linear bandits: Soare, Lazaric, Munos (NIPS 2014).
+
+Five strategies share one stopping rule, the empirical test of Eq. 11:
+
+=====================  ======================================================================
+:func:`static_allocation`   G-allocation (Eq. 12) and XY-allocation (Eq. 14), Fig. 2 of the paper
+:func:`xy_oracle`           XY-oracle (Eq. 5): knows :math:`\theta^*`, stops by Eq. 4
+:func:`xy_adaptive`         XY-adaptive (Fig. 3): phases (Eq. 18) and elimination (Lemma 4)
+:func:`fully_adaptive`      the "fully adaptive" baseline of Sec. 6 (Prop. 2 bound)
+=====================  ======================================================================
+
+How they are simulated
+----------------------
+The allocations of the static strategies, of the oracle and of each XY-adaptive phase do not
+depend on the rewards. Their pull counts are computed once (the compiled greedy kernel of
+:func:`bai.designs.greedy_allocation`), and each replication draws only the per-arm *sums* of
+its rewards, from their exact distribution :math:`\mathcal N(T_k x_k^\top\theta, T_k\sigma^2)`,
+with independent increments between the steps where a stopping rule is checked. Nothing is
+simulated one pull at a time except the fully adaptive strategy, whose allocation depends on
+its eliminations (a compiled loop).
+
+Where the rules are checked
+---------------------------
+The paper checks Eq. 11 after every pull. Here the static strategies check it on a geometric
+grid of steps, :math:`n_{i+1}=\max(n_i+1,\lceil n_i(1+r)\rceil)` with ``grid_ratio`` :math:`r`
+(every step while :math:`n<1/r`), so a reported stopping time exceeds the every-step one by at
+most a factor :math:`1+r`. The fully adaptive strategy checks its elimination rule on the same
+grid. The oracle's stopping time is deterministic and is found exactly (every step). XY-adaptive
+checks its phase rule after every pull (inside the kernel) and eliminates at the end of each
+phase, as in the paper.
+
+Choices the paper leaves open are marked ASSUMED (see the reproduction spec, Sec. 4-5).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numba
+import numpy as np
+
+from ..designs import (
+    PairwiseDifferences,
+    _greedy_apply,
+    _greedy_pick,
+    _refresh,
+    _spanning_arms,
+    greedy_allocation,
+    oracle_design,
+    oracle_directions,
+)
+from ..environments import GaussianLinearBandit
+from ..validation import (
+    as_matrix,
+    as_vector,
+    check_delta,
+    check_int,
+    check_nonnegative,
+    check_positive,
+)
+
+__all__ = [
+    "soare_c",
+    "initial_counts",
+    "geometric_grid",
+    "eq11_stops",
+    "eq11_first_stop",
+    "AllocationPath",
+    "static_path",
+    "RunsResult",
+    "static_allocation",
+    "OraclePath",
+    "xy_oracle",
+    "xy_adaptive",
+    "ADAPTIVE_READINGS",
+    "fully_adaptive",
+    "fully_adaptive_runs",
+    "xy_oracle_path",
+    "STRATEGIES",
+    "benchmark_task",
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# Constants, initialisation, the grid of checks
+# ---------------------------------------------------------------------------------------------
+
+
+def soare_c(sigma: float = 1.0) -> float:
+    r"""The constant :math:`c=2\sqrt2\,\sigma` of Prop. 1 (Soare et al. 2014).
+
+    ASSUMED :math:`\sigma=1` for :math:`\mathcal N(0,1)` noise (Prop. 1 is stated for noise
+    bounded by :math:`\sigma`; the constant is valid for :math:`\sigma`-sub-Gaussian noise).
+    """
+    return 2.0 * math.sqrt(2.0) * check_positive(sigma, "sigma")
+
+
+def _log_term(n, K: int, delta: float) -> np.ndarray:
+    r""":math:`\log_n(K^2/\delta)=\log(6n^2K^2/(\pi^2\delta))` (footnote 1), vectorised in ``n``."""
+    n = np.asarray(n, dtype=float)
+    return np.log(6.0 * n**2 * K**2 / (math.pi**2 * delta))
+
+
+def initial_counts(X) -> np.ndarray:
+    r"""The initial pulls: one pull of each canonical arm :math:`e_1..e_d`.
+
+    ASSUMED (spec Sec. 2.1): the paper states this initialisation for the XY-adaptive phases;
+    the static, oracle and fully adaptive strategies use it too, the pulls are counted and their
+    rewards used. When the canonical arms are not all in ``X``, ``d`` linearly independent arms
+    (QR with column pivoting) are pulled once instead.
+    """
+    X = as_matrix(X, "X")
+    K, d = X.shape
+    counts = np.zeros(K, dtype=np.int64)
+    eye = np.eye(d)
+    idx = []
+    for i in range(d):
+        hit = np.flatnonzero(np.all(np.abs(X - eye[i]) <= 1e-12, axis=1))
+        if hit.size == 0:
+            break
+        idx.append(int(hit[0]))
+    if len(idx) < d:
+        idx = list(_spanning_arms(X))
+    counts[idx] = 1
+    return counts
+
+
+def geometric_grid(start: int, stop: int, ratio: float) -> np.ndarray:
+    r"""Steps :math:`n_0=` ``start``, :math:`n_{i+1}=\max(n_i+1,\lceil n_i(1+r)\rceil)` up to ``stop``.
+
+    ``ratio = 0`` gives every step. The last element is ``stop``.
+    """
+    start = check_int(start, "start", minimum=0)
+    stop = check_int(stop, "stop", minimum=start)
+    ratio = check_nonnegative(ratio, "grid_ratio")
+    if ratio == 0.0:
+        return np.arange(start, stop + 1, dtype=np.int64)
+    # below 1/ratio the grid is every step; above, geometric
+    dense_end = min(stop, max(start, int(math.ceil(1.0 / ratio))))
+    out = [np.arange(start, dense_end + 1, dtype=np.int64)]
+    n = dense_end
+    geo = []
+    while n < stop:
+        n = max(n + 1, int(math.ceil(n * (1.0 + ratio))))
+        geo.append(min(n, stop))
+    if geo:
+        out.append(np.asarray(geo, dtype=np.int64))
+    return np.concatenate(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# The empirical stopping rule (Eq. 11)
+# ---------------------------------------------------------------------------------------------
+
+
+def eq11_stops(X, counts, sums, delta: float, *, sigma: float = 1.0, c: float | None = None,
+               A0=None) -> tuple[bool, int]:
+    r"""Eq. 11 of Soare et al. (2014) for one state, checked literally over all arms.
+
+    Stop when some :math:`x` satisfies, for every :math:`x'\ne x`,
+    :math:`c\|x-x'\|_{A^{-1}}\sqrt{\log_n(K^2/\delta)}\le(x-x')^\top\hat\theta_n`, where
+    :math:`n` is the number of pulls. Returns ``(stop, recommendation)`` with the
+    recommendation :math:`\Pi(\hat\theta_n)`. The brute-force reference for
+    :func:`eq11_first_stop`.
+    """
+    X = as_matrix(X, "X")
+    K, d = X.shape
+    counts = as_vector(counts, "counts", size=K)
+    sums = as_vector(sums, "sums", size=K)
+    delta = check_delta(delta)
+    c = soare_c(sigma) if c is None else check_positive(c, "c")
+    A = (X.T * counts) @ X + (np.zeros((d, d)) if A0 is None else as_matrix(A0, "A0"))
+    Ainv = np.linalg.inv(A)
+    theta = Ainv @ (X.T @ sums)
+    beta = c * math.sqrt(_log_term(counts.sum(), K, delta))
+    rec = int(np.argmax(X @ theta))
+    for i in range(K):
+        ok = True
+        for j in range(K):
+            if j == i:
+                continue
+            y = X[i] - X[j]
+            if beta * math.sqrt(y @ Ainv @ y) > y @ theta:
+                ok = False
+                break
+        if ok:
+            return True, rec
+    return False, rec
+
+
+def eq11_first_stop(X, steps, counts, sums, delta: float, *, sigma: float = 1.0,
+                    c: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    r"""First grid index at which Eq. 11 holds, for many replications at once.
+
+    Parameters
+    ----------
+    X : (K, d) array
+    steps : (C,) int array
+        Number of pulls at each grid point (the :math:`n` of :math:`\log_n`).
+    counts : (C, K) int array
+        Pulls per arm at each grid point (shared by the replications: the allocation does not
+        depend on the rewards).
+    sums : (R, C, K) array
+        Reward sums per arm of each replication at each grid point.
+
+    Returns
+    -------
+    first : (R,) int array
+        Index of the first grid point where the rule holds, ``-1`` if none.
+    recommendation : (R,) int array
+        :math:`\Pi(\hat\theta)` at that point (``-1`` if none).
+
+    Only the empirical best arm :math:`\hat x=\Pi(\hat\theta)` can satisfy Eq. 11 (each width
+    is non-negative), so the test is :math:`\min_{x'}[(\hat x-x')^\top\hat\theta-W(\hat x,x')]\ge0`.
+    """
+    X = as_matrix(X, "X")
+    K = X.shape[0]
+    c = soare_c(sigma) if c is None else check_positive(c, "c")
+    A = np.einsum("ck,ki,kj->cij", counts.astype(float), X, X)
+    Ainv = np.linalg.inv(A)
+    H = np.einsum("ki,cij,lj->ckl", X, Ainv, X)                       # x_k^T A^-1 x_l
+    diag = np.einsum("ckk->ck", H)
+    D = np.maximum(diag[:, :, None] + diag[:, None, :] - 2.0 * H, 0.0)  # ||x_k - x_l||^2
+    W = c * np.sqrt(_log_term(steps, K, delta))[:, None, None] * np.sqrt(D)   # (C, K, K)
+    # theta_hat = A^-1 X^T S ; means_hat = X theta_hat = H S  (R, C, K)
+    mu = np.einsum("ckl,rcl->rck", H, sums)
+    best = np.argmax(mu, axis=2)                                        # (R, C)
+    mu_best = np.take_along_axis(mu, best[..., None], axis=2)           # (R, C, 1)
+    Wb = W[np.arange(W.shape[0])[None, :], best]                        # (R, C, K)
+    slack = np.min(mu_best - mu - Wb, axis=2)                           # (R, C)
+    ok = slack >= 0.0
+    first = np.where(ok.any(axis=1), ok.argmax(axis=1), -1)
+    rec = np.where(first >= 0, best[np.arange(best.shape[0]), np.maximum(first, 0)], -1)
+    return first.astype(np.int64), rec.astype(np.int64)
+
+
+# ---------------------------------------------------------------------------------------------
+# Static allocations: G and XY (Fig. 2)
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class AllocationPath:
+    """Pull counts of a reward-independent allocation at a grid of steps.
+
+    Attributes
+    ----------
+    rule : str
+    steps : (C,) int array
+        Total pulls at each grid point.
+    counts : (C, K) int array
+        Pulls per arm at each grid point.
+    """
+
+    rule: str
+    steps: np.ndarray
+    counts: np.ndarray
+
+
+def _rule_directions(X, rule: str) -> np.ndarray:
+    if rule == "G":
+        return X
+    if rule == "XY":
+        return PairwiseDifferences(X).all_vectors()
+    raise ValueError(f"rule must be 'G' or 'XY', got {rule!r}")
+
+
+def static_path(X, rule: str, n_max: int, *, grid_ratio: float = 1e-3, seed: int = 0,
+                start_counts=None) -> AllocationPath:
+    r"""Counts of the greedy G- or XY-allocation (Fig. 2) at the grid of checks up to ``n_max``.
+
+    G: :math:`x_t=\arg\min_x\max_{x''\in\mathcal X}\|x''\|_{(A+xx^\top)^{-1}}` (Eq. 12);
+    XY: :math:`x_t=\arg\min_x\max_{y\in\mathcal Y}\|y\|_{(A+xx^\top)^{-1}}` (Eq. 14). Starts
+    from :func:`initial_counts` (or ``start_counts``); ties broken at random (ASSUMED) with
+    ``seed``.
+    """
+    X = as_matrix(X, "X")
+    Y = _rule_directions(X, rule)
+    start = initial_counts(X) if start_counts is None else np.asarray(start_counts, np.int64)
+    n0 = int(start.sum())
+    n_max = check_int(n_max, "n_max", minimum=n0)
+    steps = geometric_grid(n0, n_max, grid_ratio)
+    res = greedy_allocation(X, Y, n_max - n0, initial_counts=start, seed=seed,
+                            record_at=steps - n0, keep_arms=False)
+    return AllocationPath(rule=rule, steps=steps, counts=res.recorded)
+
+
+@dataclass
+class RunsResult:
+    """Replications of one strategy on one instance (one row per run).
+
+    Attributes
+    ----------
+    strategy : str
+    stopping_time : (R,) int array
+        Pulls used when the strategy stopped (``max_samples`` if it did not).
+    recommendation : (R,) int array
+        Index of the recommended arm (``-1`` when the run was cut at ``max_samples``).
+    correct : (R,) bool array
+    stopped : (R,) bool array
+        False when the run reached ``max_samples`` without stopping.
+    counts : (R, K) int array
+        Pulls per arm at the stop.
+    info : dict
+        Strategy-specific extras (phases, ...).
+    """
+
+    strategy: str
+    stopping_time: np.ndarray
+    recommendation: np.ndarray
+    correct: np.ndarray
+    stopped: np.ndarray
+    counts: np.ndarray
+    info: dict = field(default_factory=dict)
+
+    def to_frame(self, **columns):
+        """Tidy table: one row per run, plus constant ``columns`` (e.g. ``d=5``)."""
+        import pandas as pd
+
+        df = pd.DataFrame({
+            "strategy": self.strategy,
+            "run": np.arange(self.stopping_time.size),
+            "samples": self.stopping_time,
+            "recommendation": self.recommendation,
+            "correct": self.correct,
+            "stopped": self.stopped,
+        })
+        for k, v in columns.items():
+            df[k] = v
+        return df
+
+
+def _check_env(env) -> GaussianLinearBandit:
+    if not isinstance(env, GaussianLinearBandit):
+        raise TypeError(f"env must be a GaussianLinearBandit, got {type(env).__name__}")
+    if env.Z is not env.X and not np.array_equal(env.Z, env.X):
+        raise ValueError("env must have Z = X (Soare et al. 2014 is not transductive)")
+    if np.sum(env.means >= env.means.max() - 1e-12 * max(1.0, abs(env.means.max()))) > 1:
+        raise ValueError("env must have a unique best arm")
+    return env
+
+
+def _check_rng(rng) -> np.random.Generator:
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    return rng
+
+
+def static_allocation(env, rule: str, n_runs: int, rng, *, delta: float = 0.05,
+                      grid_ratio: float = 1e-3, max_samples: int = 10**9,
+                      first_horizon: int = 10**5, chunk: int = 256,
+                      block_rtol: float = 0.0) -> RunsResult:
+    r"""G-allocation or XY-allocation with the stopping rule of Eq. 11 (Soare et al. 2014, Fig. 2).
+
+    The greedy path is computed once (its pulls do not depend on the rewards; its random
+    tie-breaking uses one seed drawn from ``rng``, shared by the ``n_runs`` replications),
+    extended by doubling the horizon until every run has stopped or ``max_samples`` is reached.
+    Each replication draws its per-arm reward sums exactly between grid points and checks
+    Eq. 11 there (see the module docstring).
+    """
+    env = _check_env(env)
+    rng = _check_rng(rng)
+    n_runs = check_int(n_runs, "n_runs", minimum=1)
+    delta = check_delta(delta)
+    chunk = check_int(chunk, "chunk", minimum=1)
+    X, K = env.X, env.K
+    Y = _rule_directions(X, rule)
+    seed = int(rng.integers(2**31))
+    counts = initial_counts(X)
+    n = int(counts.sum())
+    max_samples = check_int(max_samples, "max_samples", minimum=n + 1)
+    sums = env.sample_sums(np.broadcast_to(counts, (n_runs, K)), rng)
+    stop_t = np.full(n_runs, max_samples, dtype=np.int64)
+    rec = np.full(n_runs, -1, dtype=np.int64)
+    stop_counts = np.zeros((n_runs, K), dtype=np.int64)
+    active = np.ones(n_runs, dtype=bool)
+    # the first grid point (the initial pulls) is checked too
+    first, r0 = eq11_first_stop(X, np.array([n]), counts[None, :], sums[:, None, :], delta,
+                                sigma=env.sigma)
+    hit = first >= 0
+    stop_t[hit], rec[hit], stop_counts[hit] = n, r0[hit], counts
+    active &= ~hit
+    horizon = max(first_horizon, 2 * n)
+    segment = 0
+    while active.any() and n < max_samples:
+        target = min(horizon, max_samples)
+        steps = geometric_grid(n, target, grid_ratio)[1:]
+        res = greedy_allocation(X, Y, target - n, initial_counts=counts.copy(),
+                                seed=(seed + segment) % (2**31), record_at=steps - n,
+                                keep_arms=False, block_rtol=block_rtol)
+        path = res.recorded
+        segment += 1
+        prev = np.vstack([counts[None, :], path[:-1]])
+        inc = path - prev                                              # (C, K)
+        for lo in range(0, steps.size, chunk):
+            hi = min(lo + chunk, steps.size)
+            idx = np.flatnonzero(active)
+            if idx.size == 0:
+                break
+            z = rng.standard_normal((idx.size, hi - lo, K))
+            dS = inc[lo:hi] * env.means + env.sigma * np.sqrt(inc[lo:hi]) * z
+            traj = sums[idx, None, :] + np.cumsum(dS, axis=1)          # (R', C', K)
+            f, r = eq11_first_stop(X, steps[lo:hi], path[lo:hi], traj, delta, sigma=env.sigma)
+            sums[idx] = traj[:, -1, :]
+            hit = f >= 0
+            if hit.any():
+                rows = idx[hit]
+                stop_t[rows] = steps[lo:hi][f[hit]]
+                rec[rows] = r[hit]
+                stop_counts[rows] = path[lo:hi][f[hit]]
+                active[rows] = False
+        counts, n = path[-1].copy(), int(steps[-1])
+        horizon *= 2
+    stop_counts[active] = counts
+    stopped = ~active
+    return RunsResult(strategy=f"{rule}-static", stopping_time=stop_t, recommendation=rec,
+                      correct=rec == env.best_item, stopped=stopped, counts=stop_counts,
+                      info={"grid_ratio": grid_ratio, "tie_seed": seed})
+
+
+# ---------------------------------------------------------------------------------------------
+# XY-oracle (Eq. 4-5)
+# ---------------------------------------------------------------------------------------------
+
+
+@numba.njit(cache=True)
+def _tracking_counts(weights, counts, n_steps, record_at):
+    """D-tracking of a design: pull argmax_a ((n+1) w_a - T_a); counts recorded at steps."""
+    K = weights.size
+    recorded = np.zeros((record_at.size, K), dtype=np.int64)
+    n = 0
+    for k in range(K):
+        n += counts[k]
+    rec = 0
+    while rec < record_at.size and record_at[rec] == 0:
+        recorded[rec, :] = counts
+        rec += 1
+    for s in range(1, n_steps + 1):
+        best, a = -np.inf, 0
+        for k in range(K):
+            v = (n + 1) * weights[k] - counts[k]
+            if v > best:
+                best, a = v, k
+        counts[a] += 1
+        n += 1
+        while rec < record_at.size and record_at[rec] == s:
+            recorded[rec, :] = counts
+            rec += 1
+    return recorded
+
+
+@dataclass
+class OraclePath:
+    """The deterministic XY-oracle run: stopping time and pull counts."""
+
+    rule: str
+    stopping_time: int
+    counts: np.ndarray
+    design: np.ndarray | None = None
+
+
+def _oracle_value(X, Ystar, counts):
+    A = np.einsum("ck,ki,kj->cij", counts.astype(float), X, X)
+    Ainv = np.linalg.inv(A)
+    return np.einsum("yi,cij,yj->cy", Ystar, Ainv, Ystar).max(axis=1)
+
+
+def xy_oracle_path(env, *, delta: float = 0.05, rule: str = "tracking",
+                   grid_ratio: float = 1e-3, max_samples: int = 10**9, seed: int = 0,
+                   design=None) -> OraclePath:
+    r"""The XY-oracle's allocation and its (deterministic) stopping time.
+
+    Stops at the first :math:`n` with
+    :math:`c^2\log_n(K^2/\delta)\max_{y\in\mathcal Y^*}\|y\|^2_{A_n^{-1}}/\Delta^2(y)\le1`
+    (Eq. 4, true gaps), found exactly: the rule is checked on a geometric grid, then every step
+    in the last interval.
+
+    ``rule``:
+
+    ``"tracking"`` (default)
+        track the optimal design :math:`\lambda^*` of Eq. 6 (D-tracking,
+        :math:`\arg\max_a (n+1)\lambda^*_a-T_a`), as the LinGapE re-implementation does.
+    ``"greedy"``
+        the incremental rule :math:`\arg\min_x\max_{y\in\mathcal Y^*}\|y\|_{(A+xx^\top)^{-1}}/\Delta(y)`
+        (ASSUMED in the spec by analogy with Fig. 2). It stalls on the benchmark: see the chapter.
+    """
+    env = _check_env(env)
+    delta = check_delta(delta)
+    X, K = env.X, env.K
+    Ystar, _ = oracle_directions(env.theta, X)          # y / Delta(y), y in Y*
+    c2 = soare_c(env.sigma) ** 2
+    start = initial_counts(X)
+    n0 = int(start.sum())
+    lam = None
+    if rule == "tracking":
+        lam = oracle_design(X, env.theta).design if design is None else as_vector(design, "design", size=K)
+
+        def path(counts, n_steps, record):
+            return _tracking_counts(lam, counts.copy(), n_steps, record)
+    elif rule == "greedy":
+        def path(counts, n_steps, record):
+            return greedy_allocation(X, Ystar, n_steps, initial_counts=counts.copy(), seed=seed,
+                                     record_at=record, keep_arms=False).recorded
+    else:
+        raise ValueError(f"rule must be 'tracking' or 'greedy', got {rule!r}")
+    counts, n = start.copy(), n0
+    horizon = max(10**5, 2 * n0)
+    while n < max_samples:
+        target = min(horizon, max_samples)
+        steps = geometric_grid(n, target, grid_ratio)
+        rec = path(counts, target - n, steps - n)
+        val = c2 * _log_term(steps, K, delta) * _oracle_value(X, Ystar, rec)
+        ok = np.flatnonzero(val <= 1.0)
+        if ok.size:
+            i = int(ok[0])
+            if i == 0:
+                return OraclePath(rule, int(steps[0]), rec[0], lam)
+            # every step between the last failing grid point and the first passing one
+            lo = int(steps[i - 1])
+            fine = np.arange(0, int(steps[i]) - lo + 1, dtype=np.int64)
+            rec2 = path(rec[i - 1], fine[-1], fine)
+            val2 = c2 * _log_term(lo + fine, K, delta) * _oracle_value(X, Ystar, rec2)
+            j = int(np.flatnonzero(val2 <= 1.0)[0])
+            return OraclePath(rule, lo + j, rec2[j], lam)
+        counts, n = rec[-1].copy(), int(steps[-1])
+        horizon *= 2
+    return OraclePath(rule, -1, counts, lam)
+
+
+def xy_oracle(env, n_runs: int, rng, *, delta: float = 0.05, rule: str = "tracking",
+              max_samples: int = 10**9, path: OraclePath | None = None) -> RunsResult:
+    r"""XY-oracle replications (Soare et al. 2014, Eq. 5).
+
+    The stopping time and the counts are deterministic (:func:`xy_oracle_path`); each replication
+    draws its reward sums at the stop and recommends :math:`\Pi(\hat\theta_n)`.
+    """
+    env = _check_env(env)
+    rng = _check_rng(rng)
+    n_runs = check_int(n_runs, "n_runs", minimum=1)
+    if path is None:
+        path = xy_oracle_path(env, delta=delta, rule=rule, max_samples=max_samples,
+                              seed=int(rng.integers(2**31)))
+    counts = np.broadcast_to(path.counts, (n_runs, env.K)).copy()
+    stopped = np.full(n_runs, path.stopping_time > 0)
+    sums = env.sample_sums(counts, rng)
+    A = (env.X.T * path.counts) @ env.X
+    theta = np.linalg.solve(A, env.X.T @ sums.T).T
+    rec = np.argmax(theta @ env.X.T, axis=1)
+    T = np.full(n_runs, path.stopping_time if path.stopping_time > 0 else max_samples)
+    return RunsResult(strategy=f"XY-oracle ({path.rule})", stopping_time=T, recommendation=rec,
+                      correct=rec == env.best_item, stopped=stopped, counts=counts)
+
+
+# ---------------------------------------------------------------------------------------------
+# XY-adaptive (Fig. 3, Eq. 18, Lemma 4)
+# ---------------------------------------------------------------------------------------------
+
+#: The readings of XY-adaptive compared in the chapter (spec Sec. 5, A1/A2/A3/A7).
+ADAPTIVE_READINGS = {
+    # the paper's text: Eq. 18 (unnormalised uncertainty falls by alpha), active set rebuilt
+    # from all of X after each phase (Fig. 3), Lemma 4 with c and "<", log with phase samples
+    "paper": dict(reset=True, phase_rule="eq18", log_term="phase-samples", c_factor=1.0,
+                  init="canonical", U0="rho0/n0"),
+    # RAGE App. F's description of Soare's experiments: discarded arms stay out
+    "no-reset": dict(reset=False, phase_rule="eq18", log_term="phase-samples", c_factor=1.0,
+                     init="canonical", U0="rho0/n0"),
+    # the Fig. 3 pseudo-code taken literally: rho_j / t < alpha rho_{j-1} / n_{j-1}
+    "pseudo-code": dict(reset=True, phase_rule="pseudo-code", log_term="phase-samples",
+                        c_factor=1.0, init="canonical", U0="rho0/n0"),
+    # LinGapE's code: reset, max_y ||y||^2 <= alpha * previous (from 1), all arms pulled once
+    "lingape-code": dict(reset=True, phase_rule="eq18", log_term="phase-samples", c_factor=1.0,
+                         init="all", U0="1"),
+    # RAGE's code: no reset, literal pseudo-code rule, log with the phase index, c = sqrt(2)
+    "rage-code": dict(reset=False, phase_rule="pseudo-code", log_term="phase-index",
+                      c_factor=0.5, init="canonical", U0="rho0/n0"),
+}
+
+
+def _pairs_of(mask: np.ndarray, X: np.ndarray) -> np.ndarray:
+    idx = np.flatnonzero(mask)
+    i, j = np.triu_indices(idx.size, k=1)
+    return X[idx[i]] - X[idx[j]]
+
+
+def xy_adaptive(env, n_runs: int, rng, *, delta: float = 0.05, alpha: float = 0.1,
+                reading: str = "paper", reset: bool | None = None, phase_rule: str | None = None,
+                log_term: str | None = None, c_factor: float | None = None,
+                init: str | None = None, U0: str | None = None, max_phases: int = 60,
+                max_samples: int = 10**9, block_rtol: float = 0.0) -> RunsResult:
+    r"""XY-adaptive (Soare et al. 2014, Fig. 3) for ``n_runs`` replications at once.
+
+    Phase :math:`j` runs the greedy XY-allocation on the directions
+    :math:`\hat{\mathcal Y}_j` between active arms (any arm of :math:`\mathcal X` may be
+    pulled), from fresh initial pulls and with that phase's data only, until the phase rule
+    holds; then every arm :math:`x` dominated by some :math:`x'`,
+    :math:`c\|x'-x\|_{A^{-1}}\sqrt{\log}<(x'-x)^\top\hat\theta_j` (Lemma 4), leaves the
+    active set. It stops when one arm is left.
+
+    The allocation of a phase depends only on the history of active sets, never on the rewards
+    directly, so it is computed once per distinct history (cached) and each replication draws
+    its per-arm sums exactly.
+
+    ``reading`` picks a preset of :data:`ADAPTIVE_READINGS`; the keyword arguments override it:
+
+    reset : bool
+        rebuild the active set from all of :math:`\mathcal X` after each phase (Fig. 3) or
+        keep discarded arms out.
+    phase_rule : ``"eq18"`` or ``"pseudo-code"``
+        Eq. 18, :math:`\max_y\|y\|^2_{A_t^{-1}}\le\alpha U_{j-1}` (the unnormalised uncertainty
+        falls by :math:`\alpha`), or Fig. 3 literally, :math:`\max_y\|y\|^2_{A_t^{-1}}/t<\alpha
+        U_{j-1}/n_{j-1}`.
+    log_term : ``"phase-samples"`` or ``"phase-index"``
+        :math:`\log(6n_j^2K^2/(\pi^2\delta))` with the phase's samples :math:`n_j` (ASSUMED),
+        or :math:`\log(2\pi^2K^2j^2/(6\delta))` with the phase index (RAGE's code).
+    c_factor : float
+        multiplies :math:`c=2\sqrt2\sigma` in the elimination rule (0.5 gives RAGE code's
+        :math:`\sqrt2`).
+    init : ``"canonical"`` or ``"all"``
+        each phase starts with one pull of each canonical arm (the paper), or of every arm
+        (LinGapE's code); the pulls count and their rewards are used (ASSUMED).
+    U0 : ``"rho0/n0"`` or ``"1"``
+        :math:`U_0=\rho_0/n_0` with :math:`\rho_0=1`, :math:`n_0=d(d+1)+1` (Fig. 3), or 1.
+    block_rtol : float
+        passed to :func:`bai.designs.greedy_allocation` (0: the exact greedy rule).
+
+    Every phase pulls at least once (the *repeat ... until* of Fig. 3), and a run is cut when
+    its total reaches ``max_samples`` or after ``max_phases`` phases (``stopped`` is then
+    False).
+    """
+    env = _check_env(env)
+    rng = _check_rng(rng)
+    n_runs = check_int(n_runs, "n_runs", minimum=1)
+    delta = check_delta(delta)
+    alpha = check_positive(alpha, "alpha")
+    if alpha >= 1:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    if reading not in ADAPTIVE_READINGS:
+        raise ValueError(f"reading must be one of {sorted(ADAPTIVE_READINGS)}, got {reading!r}")
+    opts = dict(ADAPTIVE_READINGS[reading])
+    for key, val in dict(reset=reset, phase_rule=phase_rule, log_term=log_term,
+                         c_factor=c_factor, init=init, U0=U0).items():
+        if val is not None:
+            opts[key] = val
+    if opts["phase_rule"] not in ("eq18", "pseudo-code"):
+        raise ValueError(f"phase_rule must be 'eq18' or 'pseudo-code', got {opts['phase_rule']!r}")
+    if opts["log_term"] not in ("phase-samples", "phase-index"):
+        raise ValueError(f"log_term must be 'phase-samples' or 'phase-index', got {opts['log_term']!r}")
+    if opts["init"] not in ("canonical", "all"):
+        raise ValueError(f"init must be 'canonical' or 'all', got {opts['init']!r}")
+    if opts["U0"] not in ("rho0/n0", "1"):
+        raise ValueError(f"U0 must be 'rho0/n0' or '1', got {opts['U0']!r}")
+    c = soare_c(env.sigma) * check_positive(opts["c_factor"], "c_factor")
+    max_phases = check_int(max_phases, "max_phases", minimum=1)
+    X, K, d = env.X, env.K, env.d
+    start = initial_counts(X) if opts["init"] == "canonical" else np.ones(K, dtype=np.int64)
+    n0_pulls = int(start.sum())
+    U_init = 1.0 / (d * (d + 1) + 1) if opts["U0"] == "rho0/n0" else 1.0
+    n_init = d * (d + 1) + 1
+    tie_seed = int(rng.integers(2**31))
+
+    cache: dict = {}
+
+    def phase(history: tuple, U_prev: float, n_prev: int):
+        key = history
+        if key not in cache:
+            mask = np.frombuffer(history[-1], dtype=bool)
+            Y = _pairs_of(mask, X)
+            if opts["phase_rule"] == "eq18":
+                thr, power = alpha * U_prev, 0
+            else:
+                thr, power = alpha * U_prev / n_prev, -1
+            res = greedy_allocation(X, Y, max_samples, initial_counts=start.copy(),
+                                    stop_below=thr, stop_power=power, min_steps=1,
+                                    seed=(tie_seed + len(cache)) % (2**31), keep_arms=False,
+                                    block_rtol=block_rtol)
+            cache[key] = (res.counts.copy(), res.value, int(res.counts.sum()))
+        return cache[key]
+
+    full = np.ones(K, dtype=bool)
+    hist = [(full.tobytes(),) for _ in range(n_runs)]
+    U_prev = np.full(n_runs, U_init)
+    n_prev = np.full(n_runs, n_init, dtype=np.int64)
+    total = np.zeros(n_runs, dtype=np.int64)
+    counts_tot = np.zeros((n_runs, K), dtype=np.int64)
+    phases = np.zeros(n_runs, dtype=np.int64)
+    rec = np.full(n_runs, -1, dtype=np.int64)
+    done = np.zeros(n_runs, dtype=bool)
+    for j in range(1, max_phases + 1):
+        groups: dict = {}
+        for r in np.flatnonzero(~done):
+            groups.setdefault(hist[r], []).append(r)
+        if not groups:
+            break
+        for key, rows in groups.items():
+            rows = np.asarray(rows)
+            T, U, n_j = phase(key, float(U_prev[rows[0]]), int(n_prev[rows[0]]))
+            sums = env.sample_sums(np.broadcast_to(T, (rows.size, K)), rng)
+            A = (X.T * T) @ X
+            Ainv = np.linalg.inv(A)
+            theta = sums @ X @ Ainv                                  # (R', d)
+            mu = theta @ X.T                                         # (R', K)
+            if opts["log_term"] == "phase-samples":
+                log = _log_term(n_j, K, delta)
+            else:
+                log = math.log(2 * math.pi**2 * K**2 * j**2 / (6 * delta))
+            H = X @ Ainv @ X.T
+            dg = np.diag(H)
+            W = c * math.sqrt(log) * np.sqrt(np.maximum(dg[:, None] + dg[None, :] - 2 * H, 0))
+            # dominated[r, x] = exists x': W[x', x] < mu[x'] - mu[x]
+            dominated = np.any(mu[:, :, None] - mu[:, None, :] > W[None, :, :], axis=1)
+            total[rows] += n_j
+            counts_tot[rows] += T
+            phases[rows] = j
+            U_prev[rows], n_prev[rows] = U, n_j
+            old = np.frombuffer(key[-1], dtype=bool)
+            for i, r in enumerate(rows):
+                new = (full if opts["reset"] else old) & ~dominated[i]
+                if new.sum() == 1:
+                    done[r], rec[r] = True, int(np.flatnonzero(new)[0])
+                elif total[r] >= max_samples:
+                    done[r] = True
+                else:
+                    hist[r] = key + (new.tobytes(),)
+    stopped = rec >= 0
+    return RunsResult(strategy=f"XY-adaptive ({reading})", stopping_time=total,
+                      recommendation=rec, correct=rec == env.best_item, stopped=stopped,
+                      counts=counts_tot,
+                      info={"phases": phases, "distinct_phase_allocations": len(cache),
+                            "options": opts})
+
+
+# ---------------------------------------------------------------------------------------------
+# Fully adaptive (Sec. 6)
+# ---------------------------------------------------------------------------------------------
+
+
+@numba.njit(cache=True)
+def _pair_directions(X, active):
+    K, d = X.shape
+    n_act = 0
+    for k in range(K):
+        if active[k]:
+            n_act += 1
+    m = n_act * (n_act - 1) // 2
+    Y = np.empty((max(m, 1), d))
+    if m == 0:
+        Y[0, :] = 0.0
+        return Y
+    t = 0
+    for i in range(K):
+        if not active[i]:
+            continue
+        for j in range(i + 1, K):
+            if active[j]:
+                Y[t, :] = X[i] - X[j]
+                t += 1
+    return Y
+
+
+@numba.njit(cache=True)
+def _fully_adaptive_kernel(X, means, sigma, eta, S, delta, grid_ratio, max_samples, seed,
+                           refresh_every, tie_rtol, start, block_rtol):
+    np.random.seed(seed)
+    K, d = X.shape
+    counts = start.copy()
+    sums = np.zeros(K)
+    for k in range(K):
+        if counts[k] > 0:
+            sums[k] = counts[k] * means[k] + sigma * np.sqrt(counts[k]) * np.random.standard_normal()
+    seg = np.zeros(K, dtype=np.int64)
+    active = np.ones(K, dtype=np.bool_)
+    A0 = eta * np.eye(d)
+    n = 0
+    for k in range(K):
+        n += counts[k]
+    L2 = 0.0
+    for k in range(K):
+        s = 0.0
+        for i in range(d):
+            s += X[k, i] ** 2
+        if s > L2:
+            L2 = s
+    next_check = n
+    Y = _pair_directions(X, active)
+    G, H, q = _refresh(X, Y, counts, A0)
+    scores = np.empty(K)
+    Ga = np.empty(Y.shape[0])
+    Ha = np.empty(K)
+    since_refresh = 0
+    n_active = K
+    while True:
+        if n >= next_check:
+            for k in range(K):
+                if seg[k] > 0:
+                    sums[k] += seg[k] * means[k] + sigma * np.sqrt(seg[k]) * np.random.standard_normal()
+                    seg[k] = 0
+            # ridge estimate on all data: X theta_hat = X A^-1 b = sum_k H[:, k] S_k, with
+            # H = X A^-1 X^T the greedy state (A = eta I + sum_k T_k x_k x_k^T, exact at refresh)
+            mu = H @ sums
+            # Prop. 2 radius with a union over K^2 pairs (spec 2.4, ASSUMED)
+            beta = sigma * np.sqrt(d * np.log(K * K * (1.0 + n * L2 / eta) / delta)) + np.sqrt(eta) * S
+            changed = False
+            for x in range(K):
+                if not active[x]:
+                    continue
+                for xp in range(K):
+                    if xp == x:
+                        continue
+                    v = H[x, x] + H[xp, xp] - 2.0 * H[x, xp]
+                    w = beta * np.sqrt(max(v, 0.0))
+                    if w < mu[xp] - mu[x]:
+                        active[x] = False
+                        changed = True
+                        n_active -= 1
+                        break
+            if n_active <= 1 or n >= max_samples:
+                break
+            if changed:
+                Y = _pair_directions(X, active)
+                G, H, q = _refresh(X, Y, counts, A0)
+                Ga = np.empty(Y.shape[0])
+                since_refresh = 0
+            next_check = max(n + 1, int(np.ceil(n * (1.0 + grid_ratio))))
+        # block greedy (see bai.designs.greedy_allocation); never past the next check
+        b = max(1, min(int(block_rtol * n), next_check - n))
+        a = _greedy_pick(G, H, q, scores, tie_rtol, float(b))
+        counts[a] += b
+        seg[a] += b
+        n += b
+        since_refresh += 1
+        if since_refresh >= refresh_every:
+            G, H, q = _refresh(X, Y, counts, A0)
+            since_refresh = 0
+        else:
+            _greedy_apply(G, H, q, a, Ga, Ha, float(b))
+    best = -1
+    if n_active == 1:
+        for k in range(K):
+            if active[k]:
+                best = k
+    return n, best, counts
+
+
+def fully_adaptive(env, rng, *, delta: float = 0.05, eta: float = 1.0, S: float | None = None,
+                   grid_ratio: float = 1e-3, max_samples: int = 10**9,
+                   refresh_every: int = 4096, block_rtol: float = 0.0
+                   ) -> tuple[int, int, np.ndarray]:
+    r"""One run of the "fully adaptive" strategy of Soare et al. (2014), Sec. 6.
+
+    Greedy XY-allocation on the directions between the active arms, recomputed as arms are
+    discarded; an arm :math:`x` is discarded when some :math:`x'` has
+    :math:`\|x-x'\|_{(A^\eta)^{-1}}\beta_t<(x'-x)^\top\hat\theta^\eta_t`, with the Prop. 2 radius
+    :math:`\beta_t=\sigma\sqrt{d\log(K^2(1+tL^2/\eta)/\delta)}+\eta^{1/2}S` on all the data
+    (ASSUMED concrete form: the paper gives no details; :math:`\eta=1`, :math:`S=\|\theta^*\|`
+    known). Stops when one arm is left. A compiled loop, one pull at a time; the discarding rule
+    is checked on the geometric grid (module docstring) and the reward sums are drawn exactly
+    between checks.
+
+    Returns ``(samples, recommendation, counts)``; the recommendation is ``-1`` when the run
+    reached ``max_samples``. ``block_rtol`` as in :func:`bai.designs.greedy_allocation`.
+    """
+    env = _check_env(env)
+    rng = _check_rng(rng)
+    delta = check_delta(delta)
+    eta = check_positive(eta, "eta")
+    S = float(np.linalg.norm(env.theta)) if S is None else check_nonnegative(S, "S")
+    grid_ratio = check_nonnegative(grid_ratio, "grid_ratio")
+    max_samples = check_int(max_samples, "max_samples", minimum=1)
+    seed = int(rng.integers(2**31))
+    n, best, counts = _fully_adaptive_kernel(
+        np.ascontiguousarray(env.X), env.means.copy(), float(env.sigma), eta, S, delta,
+        grid_ratio, max_samples, seed, int(refresh_every), 1e-12, initial_counts(env.X),
+        check_nonnegative(block_rtol, "block_rtol"))
+    return int(n), int(best), counts
+
+
+def fully_adaptive_runs(env, n_runs: int, rng, **kw) -> RunsResult:
+    """``n_runs`` independent runs of :func:`fully_adaptive` (sequentially, one generator)."""
+    n_runs = check_int(n_runs, "n_runs", minimum=1)
+    out = [fully_adaptive(env, rng, **kw) for _ in range(n_runs)]
+    T = np.array([o[0] for o in out], dtype=np.int64)
+    rec = np.array([o[1] for o in out], dtype=np.int64)
+    counts = np.array([o[2] for o in out], dtype=np.int64)
+    return RunsResult(strategy="fully adaptive", stopping_time=T, recommendation=rec,
+                      correct=rec == env.best_item, stopped=rec >= 0, counts=counts)
+
+
+# ---------------------------------------------------------------------------------------------
+# One task of the Fig. 4 experiment
+# ---------------------------------------------------------------------------------------------
+
+#: The strategies of Fig. 4 and how :func:`benchmark_task` names them.
+STRATEGIES = ("fully adaptive", "G", "XY", "XY-adaptive", "XY-oracle")
+
+
+def benchmark_task(rng, *, strategy: str, d: int, n_runs: int, delta: float = 0.05,
+                   omega: float = 0.01, alpha: float = 0.1, reading: str = "paper",
+                   oracle_rule: str = "tracking", block_rtol: float = 0.0,
+                   grid_ratio: float = 1e-3, max_samples: int = 10**9) -> dict:
+    """``n_runs`` runs of one strategy on the benchmark of Sec. 6 with dimension ``d``.
+
+    The unit of work of the chapter's experiment (one task of
+    :func:`bai.experiments.run_experiment`): returns lists, one entry per run (samples,
+    correct, stopped) and the mean pull counts per arm.
+    """
+    from ..instances import soare_benchmark
+
+    env = soare_benchmark(d, omega=omega)
+    if strategy in ("G", "XY"):
+        res = static_allocation(env, strategy, n_runs, rng, delta=delta, grid_ratio=grid_ratio,
+                                max_samples=max_samples)
+    elif strategy == "XY-oracle":
+        res = xy_oracle(env, n_runs, rng, delta=delta, rule=oracle_rule, max_samples=max_samples)
+    elif strategy == "XY-adaptive":
+        res = xy_adaptive(env, n_runs, rng, delta=delta, alpha=alpha, reading=reading,
+                          block_rtol=block_rtol, max_samples=max_samples)
+    elif strategy == "fully adaptive":
+        res = fully_adaptive_runs(env, n_runs, rng, delta=delta, grid_ratio=grid_ratio,
+                                  block_rtol=block_rtol, max_samples=max_samples)
+    else:
+        raise ValueError(f"strategy must be one of {STRATEGIES}, got {strategy!r}")
+    return {
+        "samples": res.stopping_time.tolist(),
+        "correct": res.correct.astype(bool).tolist(),
+        "stopped": res.stopped.astype(bool).tolist(),
+        "mean_counts": res.counts.mean(axis=0).tolist(),
+    }

@@ -1,0 +1,229 @@
+"""Soare, Lazaric, Munos (2014): the five strategies, the stopping rule and the phase rule."""
+
+import numpy as np
+import pytest
+
+from bai import designs as D
+from bai.algorithms import soare as S
+from bai.claims import clopper_pearson
+from bai.environments import GaussianLinearBandit
+from bai.instances import canonical_bandit, soare_benchmark
+
+
+def easy_linear(delta_gap=0.6):
+    """Three arms in R^2 with moderate gaps: stops in a few hundred pulls."""
+    X = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.6]])
+    theta = np.array([1.0, 1.0 - delta_gap])
+    return GaussianLinearBandit(X=X, theta=theta)
+
+
+# --------------------------------------------------------------------------------- stopping
+
+
+def test_eq11_vectorised_matches_brute_force():
+    rng = np.random.default_rng(0)
+    env = easy_linear()
+    X, K = env.X, env.K
+    counts = np.cumsum(rng.integers(0, 60, size=(30, K)), axis=0) + 1
+    steps = counts.sum(axis=1)
+    scale = np.array([0.5, 1.0, 2.0, 4.0, 8.0, 30.0])[:, None, None]   # noise level per run
+    sums = counts[None] * env.means + np.sqrt(counts)[None] * rng.standard_normal((6, 30, K)) * scale
+    first, rec = S.eq11_first_stop(X, steps, counts, sums, 0.1)
+    n_checked = 0
+    for r in range(6):
+        stops = [S.eq11_stops(X, counts[c], sums[r, c], 0.1) for c in range(30)]
+        expect = next((c for c, (s, _) in enumerate(stops) if s), -1)
+        assert first[r] == expect
+        if expect >= 0:
+            n_checked += 1
+            assert rec[r] == stops[expect][1]
+    assert 2 <= n_checked < 6  # the comparison exercised both outcomes
+
+
+def test_geometric_grid():
+    g = S.geometric_grid(3, 10**5, 1e-2)
+    assert g[0] == 3 and g[-1] == 10**5
+    assert np.all(np.diff(g) >= 1)
+    assert np.all(g[1:] <= np.maximum(g[:-1] + 1, np.ceil(g[:-1] * 1.01)))
+    np.testing.assert_array_equal(S.geometric_grid(2, 50, 0.0), np.arange(2, 51))
+    with pytest.raises(ValueError, match="grid_ratio"):
+        S.geometric_grid(2, 50, -0.1)
+
+
+# --------------------------------------------------------------------------------- static
+
+
+@pytest.mark.parametrize("rule", ["G", "XY"])
+def test_static_error_rate_below_delta(rule):
+    env = easy_linear()
+    delta = 0.1
+    res = S.static_allocation(env, rule, 400, np.random.default_rng(1), delta=delta,
+                              grid_ratio=0.0)
+    assert res.stopped.all()
+    lo, hi = clopper_pearson(int((~res.correct).sum()), 400)
+    assert lo <= delta
+    # the confidence bound is conservative: errors should be rare
+    assert (~res.correct).mean() <= delta
+
+
+def test_static_grid_costs_at_most_the_grid_ratio():
+    env = easy_linear()
+    exact = S.static_allocation(env, "XY", 300, np.random.default_rng(2), delta=0.1, grid_ratio=0.0)
+    coarse = S.static_allocation(env, "XY", 300, np.random.default_rng(2), delta=0.1,
+                                 grid_ratio=0.05)
+    m0, m1 = exact.stopping_time.mean(), coarse.stopping_time.mean()
+    se = np.hypot(exact.stopping_time.std(), coarse.stopping_time.std()) / np.sqrt(300)
+    assert m1 <= m0 * 1.05 + 3 * se
+    assert m1 >= m0 - 3 * se
+
+
+def test_static_path_counts_follow_the_greedy_rule():
+    env = soare_benchmark(3)
+    path = S.static_path(env.X, "XY", 500, grid_ratio=0.0)
+    start = S.initial_counts(env.X)
+    ref = D.greedy_allocation(env.X, D.PairwiseDifferences(env.X).all_vectors(), 500 - 3,
+                              initial_counts=start.copy())
+    np.testing.assert_array_equal(path.counts[-1], ref.counts)
+    # recorded counts are the running totals of the pulled arms
+    running = start + np.cumsum(np.eye(env.K, dtype=int)[ref.arms], axis=0)
+    np.testing.assert_array_equal(path.counts[1:], running)
+
+
+# --------------------------------------------------------------------------------- oracle
+
+
+def test_oracle_stops_exactly_when_eq4_first_holds():
+    env = easy_linear(0.3)
+    delta = 0.05
+    path = S.xy_oracle_path(env, delta=delta)
+    Ystar, _ = D.oracle_directions(env.theta, env.X)
+    lam = path.design
+    counts = S._tracking_counts(lam, S.initial_counts(env.X), path.stopping_time,
+                                np.arange(path.stopping_time + 1))
+    c2 = S.soare_c() ** 2
+    n = counts.sum(axis=1)
+    A = np.einsum("nk,ki,kj->nij", counts.astype(float), env.X, env.X)
+    full = np.abs(np.linalg.det(A)) > 1e-9
+    Ainv = np.linalg.inv(np.where(full[:, None, None], A, np.eye(env.d)))
+    worst = np.einsum("yi,nij,yj->ny", Ystar, Ainv, Ystar).max(axis=1)
+    ok = full & (c2 * np.log(6 * n**2 * env.K**2 / (np.pi**2 * delta)) * worst <= 1)
+    first = int(np.flatnonzero(ok)[0])
+    assert n[first] == path.stopping_time
+    np.testing.assert_array_equal(counts[first], path.counts)
+
+
+def test_oracle_tracking_matches_psi_star_complexity():
+    # N* = c^2 H_LB log_N(K^2/delta) up to the tracking's integer effects
+    env = soare_benchmark(3)
+    path = S.xy_oracle_path(env, delta=0.05)
+    H = D.psi_star(env.X, env.theta)
+    N = path.stopping_time
+    predicted = S.soare_c() ** 2 * H * S._log_term(N, env.K, 0.05)
+    assert abs(N / predicted - 1) < 0.01
+
+
+def test_oracle_runs_are_correct():
+    env = easy_linear(0.3)
+    res = S.xy_oracle(env, 500, np.random.default_rng(3), delta=0.1)
+    assert res.stopped.all()
+    assert (~res.correct).mean() <= 0.1
+
+
+# --------------------------------------------------------------------------------- adaptive
+
+
+@pytest.mark.parametrize("reading", sorted(S.ADAPTIVE_READINGS))
+def test_adaptive_error_rate_below_delta(reading):
+    env = easy_linear()
+    delta = 0.1
+    res = S.xy_adaptive(env, 300, np.random.default_rng(4), delta=delta, reading=reading,
+                        max_samples=10**7)
+    assert res.stopped.all()
+    assert (~res.correct).mean() <= delta
+    # every run's budget is the sum of its phases, each at least one greedy pull
+    assert np.all(res.stopping_time == res.counts.sum(axis=1))
+    assert np.all(res.stopping_time >= res.info["phases"] * (env.d + 1))
+
+
+def test_adaptive_phase_rule_eq18():
+    # the first phase stops exactly when max_y ||y||^2_{A^-1} <= alpha / (d(d+1)+1)
+    env = soare_benchmark(3)
+    res = S.xy_adaptive(env, 1, np.random.default_rng(5), reading="no-reset")
+    X = env.X
+    Y = D.PairwiseDifferences(X).all_vectors()
+    thr = 0.1 / (3 * 4 + 1)
+    ref = D.greedy_allocation(X, Y, 10**6, initial_counts=S.initial_counts(X), stop_below=thr,
+                              min_steps=1)
+    A = (X.T * ref.counts) @ X
+    assert max(y @ np.linalg.inv(A) @ y for y in Y) <= thr
+    A1 = (X.T * (ref.counts - np.eye(env.K, dtype=int)[ref.arms[-1]])) @ X
+    assert max(y @ np.linalg.inv(A1) @ y for y in Y) > thr
+
+
+def test_no_reset_focuses_on_e2():
+    env = soare_benchmark(4)
+    res = S.xy_adaptive(env, 20, np.random.default_rng(6), reading="no-reset")
+    frac = res.counts.sum(axis=0) / res.counts.sum()
+    assert frac[1] > 0.9
+    assert res.correct.all()
+
+
+def test_adaptive_bad_options():
+    env = easy_linear()
+    rng = np.random.default_rng(0)
+    with pytest.raises(ValueError, match="reading"):
+        S.xy_adaptive(env, 2, rng, reading="nope")
+    with pytest.raises(ValueError, match="alpha"):
+        S.xy_adaptive(env, 2, rng, alpha=1.5)
+    with pytest.raises(ValueError, match="phase_rule"):
+        S.xy_adaptive(env, 2, rng, phase_rule="eq19")
+    with pytest.raises(TypeError, match="rng"):
+        S.xy_adaptive(env, 2, 0)
+    with pytest.raises(TypeError, match="env"):
+        S.xy_adaptive("env", 2, rng)
+    with pytest.raises(ValueError, match="strategy"):
+        S.benchmark_task(rng, strategy="LinGapE", d=2, n_runs=1)
+    with pytest.raises(ValueError, match="unique best"):
+        S.static_allocation(canonical_bandit([1.0, 1.0, 0.0]), "XY", 2, rng)
+    with pytest.raises(ValueError, match="rule"):
+        S.static_allocation(env, "V", 2, rng)
+
+
+# --------------------------------------------------------------------------------- fully adaptive
+
+
+def test_fully_adaptive_correct_and_deterministic():
+    env = easy_linear()
+    delta = 0.1
+    res = S.fully_adaptive_runs(env, 200, np.random.default_rng(7), delta=delta, grid_ratio=0.0)
+    assert res.stopped.all()
+    assert (~res.correct).mean() <= delta
+    a = S.fully_adaptive(env, np.random.default_rng(8))
+    b = S.fully_adaptive(env, np.random.default_rng(8))
+    assert a[0] == b[0] and a[1] == b[1]
+    np.testing.assert_array_equal(a[2], b[2])
+
+
+# --------------------------------------------------------------------------------- block greedy
+
+
+def test_block_greedy_is_exact_below_one_over_eps():
+    env = soare_benchmark(4)
+    X, Y = env.X, D.PairwiseDifferences(env.X).all_vectors()
+    start = S.initial_counts(X)
+    exact = D.greedy_allocation(X, Y, 5000, initial_counts=start.copy(), seed=3)
+    block = D.greedy_allocation(X, Y, 5000, initial_counts=start.copy(), seed=3, block_rtol=1e-4)
+    np.testing.assert_array_equal(exact.arms, block.arms)
+
+
+def test_block_greedy_stays_close_on_a_single_direction():
+    # the XY-adaptive end phase: one direction; blocks of eps * t pulls barely change A
+    env = soare_benchmark(5)
+    X = env.X
+    y = (X[0] - X[-1])[None, :]
+    start = S.initial_counts(X)
+    exact = D.greedy_allocation(X, y, 10**6, initial_counts=start.copy(), keep_arms=False)
+    block = D.greedy_allocation(X, y, 10**6, initial_counts=start.copy(), keep_arms=False,
+                                block_rtol=1e-5)
+    assert abs(block.value / exact.value - 1) < 1e-4
+    assert np.abs(block.counts - exact.counts).max() <= 1e-3 * 10**6
