@@ -60,7 +60,8 @@ book-ci: $(STAMP)
 
 PROFILE ?= paper
 rerun: $(STAMP)
-	$(BIN)/python scripts/run_chapters.py --profile $(PROFILE) --only $(CHAPTER) --out build/$(PROFILE)
+	$(BIN)/python scripts/run_chapters.py --profile $(PROFILE) --only $(CHAPTER) --out build/$(PROFILE) \
+		--checkpoints build/$(PROFILE)/checkpoints
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_design_solver.py

@@ -71,6 +71,14 @@ def _has_parameters_cell(nb) -> bool:
     return any("parameters" in c.get("metadata", {}).get("tags", []) for c in nb.cells)
 
 
+def _declares(nb, name: str) -> bool:
+    """True when the parameters cell assigns ``name``."""
+    import re
+
+    return any("parameters" in c.get("metadata", {}).get("tags", [])
+               and re.search(rf"^{name}\s*=", c.source, re.M) for c in nb.cells)
+
+
 def write_twins() -> None:
     import jupytext
 
@@ -80,14 +88,22 @@ def write_twins() -> None:
         print(f"twin: {md.with_suffix('.ipynb').relative_to(ROOT)}")
 
 
-def execute(md: Path, output: Path, profile: str, claims_dir: Path) -> float:
-    """Run one chapter through papermill with ``profile``; returns the wall time in seconds."""
+def execute(md: Path, output: Path, profile: str, claims_dir: Path,
+            checkpoints: Path | None = None) -> float:
+    """Run one chapter through papermill with ``profile``; returns the wall time in seconds.
+
+    With ``checkpoints``, a chapter whose parameters cell declares ``checkpoint_dir`` gets
+    ``checkpoints/<chapter>``: its experiments then resume after an interruption.
+    """
     import jupytext
     import papermill as pm
 
     nb = jupytext.read(md)
     if not _has_parameters_cell(nb):
         raise SystemExit(f"{md}: no cell tagged 'parameters' (papermill needs one)")
+    params = {"profile": profile}
+    if checkpoints is not None and _declares(nb, "checkpoint_dir"):
+        params["checkpoint_dir"] = str((checkpoints / md.stem).resolve())
     output.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / md.with_suffix(".ipynb").name
@@ -96,7 +112,7 @@ def execute(md: Path, output: Path, profile: str, claims_dir: Path) -> float:
         start = time.perf_counter()
         partial = Path(tmp) / "executed.ipynb"
         pm.execute_notebook(
-            str(src), str(partial), parameters={"profile": profile}, cwd=str(md.parent),
+            str(src), str(partial), parameters=params, cwd=str(md.parent),
             kernel_name="python3", progress_bar=False, log_output=False,
         )
         elapsed = time.perf_counter() - start
@@ -143,6 +159,8 @@ def main(argv=None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "build" / "ci", help="output folder")
     parser.add_argument("--only", help="execute only this chapter (file stem, e.g. optimal_design)")
     parser.add_argument("--twins", action="store_true", help="write launch-button .ipynb twins")
+    parser.add_argument("--checkpoints", type=Path,
+                        help="folder for experiment checkpoints (an interrupted rerun resumes)")
     args = parser.parse_args(argv)
     if args.twins:
         write_twins()
@@ -153,7 +171,8 @@ def main(argv=None) -> int:
             names = ", ".join(md.stem for md in notebook_chapters())
             raise SystemExit(f"--only must name a chapter ({names}), got {args.only!r}")
         out = args.out.resolve()
-        seconds = execute(matches[0], out / f"{args.only}.ipynb", args.profile, out / "claims")
+        seconds = execute(matches[0], out / f"{args.only}.ipynb", args.profile, out / "claims",
+                          args.checkpoints)
         print(f"[{args.profile}] {args.only}: {seconds:.1f} s -> {out / (args.only + '.ipynb')}")
         return 0
     stage(args.profile, args.out)

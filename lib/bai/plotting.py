@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 
-__all__ = ["set_style", "errorbar_lines", "lower_bound_line", "PALETTE"]
+__all__ = ["set_style", "level_colors", "errorbar_lines", "lower_bound_line", "PALETTE"]
 
 PALETTE = "colorblind"
 
@@ -29,23 +29,38 @@ def set_style(context: str = "notebook") -> None:
     })
 
 
+def level_colors(levels) -> dict:
+    """A fixed colour per level (e.g. per algorithm), so that every figure of a chapter uses the
+    same colour for the same algorithm."""
+    levels = list(dict.fromkeys(levels))
+    return dict(zip(levels, sns.color_palette(PALETTE, n_colors=max(len(levels), 1))))
+
+
 def errorbar_lines(summary: pd.DataFrame, *, x: str, hue: str, ax=None, mean: str = "mean",
                    se: str = "se", logy: bool = False, xlabel: str | None = None,
-                   ylabel: str | None = None, markers: bool = True):
+                   ylabel: str | None = None, markers: bool = True, colors: dict | None = None):
     """Plot one line per ``hue`` level: ``mean`` against ``x`` with +-1 standard-error bars.
 
-    ``summary`` is a tidy table such as :func:`bai.experiments.summarise` returns.
+    ``summary`` is a tidy table such as :func:`bai.experiments.summarise` returns; ``colors``
+    (see :func:`level_colors`) fixes the colour of each level.
     """
     for col in (x, hue, mean, se):
         if col not in summary.columns:
             raise ValueError(f"summary has no column {col!r}")
     if ax is None:
         _, ax = plt.subplots()
-    colors = sns.color_palette(PALETTE, n_colors=summary[hue].nunique())
+    levels = list(dict.fromkeys(summary[hue]))
+    if colors is None:
+        colors = level_colors(levels)
+    missing = [lv for lv in levels if lv not in colors]
+    if missing:
+        raise ValueError(f"colors has no entry for {missing}")
     marker_cycle = ["o", "s", "^", "D", "v", "P", "X", "*"]
-    for k, (level, sub) in enumerate(summary.groupby(hue, sort=False)):
+    order = list(colors)
+    for level, sub in summary.groupby(hue, sort=False):
+        k = order.index(level)
         sub = sub.sort_values(x)
-        ax.errorbar(sub[x], sub[mean], yerr=sub[se], label=str(level), color=colors[k],
+        ax.errorbar(sub[x], sub[mean], yerr=sub[se], label=str(level), color=colors[level],
                     marker=marker_cycle[k % len(marker_cycle)] if markers else None,
                     capsize=3, linewidth=1.6, markersize=5)
     if logy:

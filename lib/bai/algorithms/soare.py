@@ -96,10 +96,12 @@ def soare_c(sigma: float = 1.0) -> float:
     return 2.0 * math.sqrt(2.0) * check_positive(sigma, "sigma")
 
 
-def _log_term(n, K: int, delta: float) -> np.ndarray:
-    r""":math:`\log_n(K^2/\delta)=\log(6n^2K^2/(\pi^2\delta))` (footnote 1), vectorised in ``n``."""
+def _log_term(n, K: int, delta: float, union: str = "pairs") -> np.ndarray:
+    r""":math:`\log_n(K^2/\delta)=\log(6n^2K^2/(\pi^2\delta))` (footnote 1), vectorised in ``n``;
+    ``union="arms"`` puts :math:`K` for :math:`K^2` (Prop. 1 for single arms)."""
     n = np.asarray(n, dtype=float)
-    return np.log(6.0 * n**2 * K**2 / (math.pi**2 * delta))
+    k = K**2 if union == "pairs" else K
+    return np.log(6.0 * n**2 * k / (math.pi**2 * delta))
 
 
 def initial_counts(X) -> np.ndarray:
@@ -468,7 +470,7 @@ def _oracle_value(X, Ystar, counts):
 
 def xy_oracle_path(env, *, delta: float = 0.05, rule: str = "tracking",
                    grid_ratio: float = 1e-3, max_samples: int = 10**9, seed: int = 0,
-                   design=None) -> OraclePath:
+                   design=None, log_union: str = "pairs") -> OraclePath:
     r"""The XY-oracle's allocation and its (deterministic) stopping time.
 
     Stops at the first :math:`n` with
@@ -484,7 +486,12 @@ def xy_oracle_path(env, *, delta: float = 0.05, rule: str = "tracking",
     ``"greedy"``
         the incremental rule :math:`\arg\min_x\max_{y\in\mathcal Y^*}\|y\|_{(A+xx^\top)^{-1}}/\Delta(y)`
         (ASSUMED in the spec by analogy with Fig. 2). It stalls on the benchmark: see the chapter.
+
+    ``log_union="arms"`` uses :math:`\log(6n^2K/(\pi^2\delta))`, as the LinGapE
+    re-implementation does, instead of Eq. 4's :math:`K^2`.
     """
+    if log_union not in ("pairs", "arms"):
+        raise ValueError(f"log_union must be 'pairs' or 'arms', got {log_union!r}")
     env = _check_env(env)
     delta = check_delta(delta)
     X, K = env.X, env.K
@@ -510,7 +517,7 @@ def xy_oracle_path(env, *, delta: float = 0.05, rule: str = "tracking",
         target = min(horizon, max_samples)
         steps = geometric_grid(n, target, grid_ratio)
         rec = path(counts, target - n, steps - n)
-        val = c2 * _log_term(steps, K, delta) * _oracle_value(X, Ystar, rec)
+        val = c2 * _log_term(steps, K, delta, log_union) * _oracle_value(X, Ystar, rec)
         ok = np.flatnonzero(val <= 1.0)
         if ok.size:
             i = int(ok[0])
@@ -520,7 +527,7 @@ def xy_oracle_path(env, *, delta: float = 0.05, rule: str = "tracking",
             lo = int(steps[i - 1])
             fine = np.arange(0, int(steps[i]) - lo + 1, dtype=np.int64)
             rec2 = path(rec[i - 1], fine[-1], fine)
-            val2 = c2 * _log_term(lo + fine, K, delta) * _oracle_value(X, Ystar, rec2)
+            val2 = c2 * _log_term(lo + fine, K, delta, log_union) * _oracle_value(X, Ystar, rec2)
             j = int(np.flatnonzero(val2 <= 1.0)[0])
             return OraclePath(rule, lo + j, rec2[j], lam)
         counts, n = rec[-1].copy(), int(steps[-1])

@@ -1,0 +1,395 @@
+"""Tests of the BAICS library core (Wu, Zheng, Zhu): bai.lower_bounds and bai.algorithms.baics.
+
+* the exact inner QP of (8) against cvxpy, and its supergradient against the definition;
+* T* and w* against an independent conic program (cvxpy) and a dense grid, the closed form (7)
+  against the general solver, and the spec's derived reference values;
+* T-a-SCS: the C-tracking bound (12), error rate at most delta on an easy instance (all three
+  sampling rules), determinism, input validation.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from bai import lower_bounds as LB
+from bai.algorithms import baics as B
+from bai.claims import clopper_pearson
+from bai.environments import SubpopulationGaussian
+
+E1 = dict(mu=[[0.2, 0.6, 0.8], [0.4, 0.4, 0.3], [-0.2, 1.0, 1.5]], q=[0.2, 0.3, 0.5], M=3)
+E2 = dict(mu=[[-0.2, 0.4, 1.2], [0.2, 0.6, 0.6], [0.3, 0.3, 0.6], [-0.6, 0.8, 0.4]],
+          q=[1 / 3, 1 / 3, 1 / 3], M=3)
+
+
+def random_instance(rng, K=None, L=None, M=None):
+    K = K or int(rng.integers(2, 5))
+    L = L or int(rng.integers(1, 4))
+    M = int(rng.integers(0, L + 1)) if M is None else M
+    mu = np.round(rng.normal(0.3, 0.6, size=(K, L)), 3)
+    q = rng.dirichlet(np.ones(L))
+    return mu, q, M
+
+
+# ---------------------------------------------------------------------------------------------
+# inner QP of (8)
+# ---------------------------------------------------------------------------------------------
+
+
+def test_inner_qp_matches_cvxpy_on_random_instances():
+    rng = np.random.default_rng(1)
+    for _ in range(25):
+        L = int(rng.integers(1, 6))
+        M = int(rng.integers(0, L + 1))
+        mu1, muk = rng.normal(0, 1, L), rng.normal(0, 1, L)
+        w1, wk = rng.exponential(size=L), rng.exponential(size=L)
+        q = rng.dirichlet(np.ones(L))
+        ex = LB.inner_qp(w1, wk, mu1, muk, q, M)
+        ref = LB.inner_qp_cvxpy(w1, wk, mu1, muk, q, M)
+        assert ex.value == pytest.approx(ref.value, rel=1e-5, abs=1e-7)
+        # the exact minimiser is feasible and attains its value
+        assert q @ ex.lamk >= q @ ex.lam1 - 1e-10
+        assert np.all(ex.lamk[:M] >= 0)
+        cost = w1 @ (mu1 - ex.lam1) ** 2 + wk @ (muk - ex.lamk) ** 2
+        assert cost == pytest.approx(ex.value, rel=1e-12, abs=1e-14)
+        np.testing.assert_allclose(ex.lam1, ref.lam1, atol=1e-4)
+        np.testing.assert_allclose(ex.lamk, ref.lamk, atol=1e-4)
+
+
+def test_inner_qp_zero_weight_is_the_limit_of_small_weights():
+    mu1, muk = np.array([0.3, 0.9, 0.5]), np.array([-0.4, 0.2, 0.1])
+    q, M = np.array([0.2, 0.3, 0.5]), 2
+    w1, wk = np.array([0.3, 0.2, 0.1]), np.array([0.2, 0.0, 0.2])
+    at_zero = LB.inner_qp(w1, wk, mu1, muk, q, M)
+    # with a free cell the infimum is the cost of making arm k feasible: wk_0 * muk_0^2
+    assert at_zero.value == pytest.approx(0.2 * 0.4**2, rel=1e-12)
+    for eps in (1e-6, 1e-9):
+        small = LB.inner_qp(w1, wk + np.array([0, eps, 0]), mu1, muk, q, M)
+        assert small.value == pytest.approx(at_zero.value, abs=10 * eps)
+        np.testing.assert_allclose(small.lamk, at_zero.lamk, atol=1e-4)
+
+
+def test_supergradient_is_valid_and_tight():
+    rng = np.random.default_rng(2)
+    for _ in range(30):
+        mu, q, M = random_instance(rng)
+        K, L = mu.shape
+        w = rng.dirichlet(np.ones(K * L)).reshape(K, L)
+        w[rng.random((K, L)) < 0.2] = 0.0  # boundary points too
+        if w.sum() == 0:
+            continue
+        v, c = LB.alt_supergradient(w, mu, q, M)
+        assert v == pytest.approx(float(np.sum(c * w)), rel=1e-12, abs=1e-15)
+        assert v == pytest.approx(LB.alt_value(w, mu, q, M))
+        for _ in range(20):  # F(w') <= c . w' everywhere (concavity + homogeneity)
+            w2 = rng.dirichlet(np.ones(K * L) * 0.5).reshape(K, L)
+            assert LB.alt_value(w2, mu, q, M) <= np.sum(c * w2) + 1e-12
+
+
+def test_alt_value_no_feasible_arm_is_formula_7():
+    mu = np.array([[-0.5, 1.0, 0.3], [0.2, -0.1, -0.7], [-0.3, -0.3, 2.0]])
+    q, M = [0.3, 0.3, 0.4], 2
+    w = np.arange(1.0, 10.0).reshape(3, 3)
+    expected = min(w[0, 0] * 0.25, w[1, 1] * 0.01, w[2, 0] * 0.09 + w[2, 1] * 0.09)
+    assert LB.alt_value(w, mu, q, M) == pytest.approx(expected)
+    assert B.glr_statistic(w, mu, q, M) == pytest.approx(expected / 2)
+
+
+# ---------------------------------------------------------------------------------------------
+# T* and w*
+# ---------------------------------------------------------------------------------------------
+
+
+def test_closed_form_7_matches_general_solvers():
+    rng = np.random.default_rng(3)
+    for _ in range(6):
+        K, L = int(rng.integers(2, 5)), int(rng.integers(1, 4))
+        M = int(rng.integers(1, L + 1))
+        mu = rng.normal(0.5, 1.0, size=(K, L))
+        for k in range(K):  # every arm violates a constraint
+            m = int(rng.integers(0, M))
+            mu[k, m] = -abs(mu[k, m]) - 0.05
+        q = rng.dirichlet(np.ones(L))
+        T, w = LB.no_feasible_arm_weights(mu, M)
+        neg2 = np.where(mu[:, :M] < 0, mu[:, :M] ** 2, 0.0).max(axis=1)
+        assert T == pytest.approx(2 * np.sum(1 / neg2), rel=1e-12)
+        assert LB.alt_value(w, mu, q, M) == pytest.approx(2 / T, rel=1e-12)
+        cp = LB.lower_bound(mu, q, M, method="cutting_plane")
+        assert cp.case == "no_feasible_arm"
+        assert cp.T_star == pytest.approx(T, rel=1e-6)
+        assert cp.T_star_lower <= T * (1 + 1e-9)
+        assert LB.lower_bound_cvxpy(mu, q, M).T_star == pytest.approx(T, rel=1e-5)
+        auto = LB.lower_bound(mu, q, M)
+        assert auto.T_star == T and auto.n_iter == 0
+
+
+def test_lower_bound_matches_cvxpy_conic_program():
+    rng = np.random.default_rng(4)
+    cases = [(np.asarray(E1["mu"]), np.asarray(E1["q"]), 3), (np.asarray(E2["mu"]), np.asarray(E2["q"]), 3)]
+    while len(cases) < 10:
+        mu, q, M = random_instance(rng)
+        if LB.best_feasible_arm(mu, q, M) >= 0 and LB.in_instance_class(mu, q, M):
+            cases.append((mu, q, M))
+    for mu, q, M in cases:
+        res = LB.lower_bound(mu, q, M)
+        ref = LB.lower_bound_cvxpy(mu, q, M)
+        assert res.case == "feasible"
+        assert res.T_star == pytest.approx(ref.T_star, rel=2e-5)
+        # certified bracket: F(w*) <= max F <= upper, and the reference value lies inside
+        assert res.value <= ref.value * (1 + 1e-5) and ref.value <= res.upper_value * (1 + 1e-5)
+        assert res.gap <= 1e-8 * res.upper_value + 1e-15
+        assert res.weights.shape == mu.shape and res.weights.sum() == pytest.approx(1.0)
+        assert LB.alt_value(res.weights, mu, q, M) == pytest.approx(res.value, rel=1e-12)
+
+
+def test_lower_bound_against_dense_grid():
+    mu = np.array([[0.5, 1.0], [-0.3, 2.0]])
+    q, M = np.array([0.4, 0.6]), 1
+    res = LB.lower_bound(mu, q, M)
+    h = 60
+    best = 0.0
+    for a, b, c in itertools.product(range(h + 1), repeat=3):
+        d = h - a - b - c
+        if d < 0:
+            continue
+        w = np.array([[a, b], [c, d]], dtype=float) / h
+        v, _ = LB._alt_eval(w, mu, q, M)
+        best = max(best, v)
+    assert best <= res.upper_value * (1 + 1e-9)  # no grid point beats the certificate
+    assert best >= 0.97 * res.value  # and the grid gets close to the solver's optimum
+
+
+def test_spec_reference_values():
+    """Derived values of the spec (Sec. 3): E1, E2 and Example 1 of Sec. 3.2."""
+    r1 = LB.lower_bound(**E1)
+    assert r1.T_star == pytest.approx(190.88, abs=0.01)
+    np.testing.assert_allclose(r1.weights, [[0.262, 0.079, 0.132], [0.053, 0.079, 0.132],
+                                            [0.262, 0, 0]], atol=2e-3)
+    r2 = LB.lower_bound(**E2)
+    assert r2.T_star == pytest.approx(1855.6, abs=0.1)
+    for M in (1, 2):  # every negative mean sits in subpopulation 1
+        assert LB.lower_bound(E1["mu"], E1["q"], M).T_star == pytest.approx(r1.T_star, rel=1e-6)
+    for eps in (0.2, 0.1):
+        mu = np.array([[1, 1], [4, -eps], [1, 1 - eps]])
+        assert LB.lower_bound(mu, [0.5, 0.5], 2).T_star == pytest.approx(34 / eps**2, rel=1e-5)
+    assert LB.kl_delta(0.1) == pytest.approx(0.8 * math.log(9))
+    assert LB.expected_time_lower_bound(r1.T_star, 0.1) == pytest.approx(335.6, abs=0.1)
+
+
+def test_instances_outside_S_have_infinite_complexity():
+    tie = np.array([[0.5, 0.5], [0.5, 0.5], [-1.0, 3.0]])
+    assert not LB.in_instance_class(tie, [0.5, 0.5], 1)
+    assert LB.lower_bound(tie, [0.5, 0.5], 1).T_star == math.inf
+    boundary = np.array([[0.0, 2.0], [0.5, 0.5]])  # best feasible arm exactly on its constraint
+    assert not LB.in_instance_class(boundary, [0.5, 0.5], 1)
+    assert LB.in_instance_class(np.asarray(E1["mu"]), E1["q"], 3)
+
+
+# ---------------------------------------------------------------------------------------------
+# validation
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kwargs, exc, name", [
+    (dict(mu=E1["mu"], q=E1["q"], M=4), ValueError, "M"),
+    (dict(mu=E1["mu"], q=E1["q"], M=-1), ValueError, "M"),
+    (dict(mu=E1["mu"], q=E1["q"], M=1.0), TypeError, "M"),
+    (dict(mu=E1["mu"], q=[0.2, 0.3, 0.6], M=3), ValueError, "q"),
+    (dict(mu=E1["mu"], q=[0.5, 0.5], M=2), ValueError, "q"),
+    (dict(mu=[0.1, 0.2], q=[1.0], M=1), ValueError, "mu"),
+    (dict(mu=[[0.1, 0.2]], q=[0.5, 0.5], M=1), ValueError, "mu"),
+    (dict(mu="abc", q=[1.0], M=1), TypeError, "mu"),
+    (dict(mu=[[np.nan, 1.0], [1.0, 1.0]], q=[0.5, 0.5], M=1), ValueError, "mu"),
+])
+def test_bad_instances_name_the_argument(kwargs, exc, name):
+    with pytest.raises(exc, match=rf"\b{name}\b"):
+        LB.lower_bound(**kwargs)
+    with pytest.raises(exc, match=rf"\b{name}\b"):
+        LB.alt_value(np.ones((3, 3)) / 9, **kwargs)
+
+
+def test_bad_weights_and_solver_arguments():
+    with pytest.raises(ValueError, match=r"\bw\b"):
+        LB.alt_value(np.ones((2, 3)), **E1)
+    with pytest.raises(ValueError, match=r"\bw\b"):
+        LB.alt_value(-np.ones((3, 3)), **E1)
+    with pytest.raises(ValueError, match="method"):
+        LB.lower_bound(**E1, method="grid")
+    with pytest.raises(ValueError, match="rtol"):
+        LB.lower_bound(**E1, rtol=0.0)
+    with pytest.raises(ValueError, match="mu"):
+        LB.no_feasible_arm_weights(E1["mu"], 3)  # arm 1 is feasible
+    with pytest.raises(ValueError, match="eps"):
+        B.project_simplex(np.ones(4), eps=0.3)
+    with pytest.raises(ValueError, match="arm_means"):
+        B.gk_weights([1.0])
+    with pytest.raises(ValueError, match="counts"):
+        B.glr_statistic(np.ones((3, 2)), E1["mu"], E1["q"], 3)
+    with pytest.raises(ValueError, match="means"):
+        B.glr_statistic(np.ones((3, 3)), [1.0, 2.0, 3.0], E1["q"], 3)
+
+
+def test_bad_algorithm_arguments():
+    env = SubpopulationGaussian(**E1)
+    rng = np.random.default_rng(0)
+    for delta, exc in ((0.0, ValueError), (1.0, ValueError), (-0.1, ValueError), ("0.1", TypeError)):
+        with pytest.raises(exc, match="delta"):
+            B.t_a_scs(env, rng, delta=delta)
+    with pytest.raises(TypeError, match="env"):
+        B.t_a_scs(E1, rng)
+    with pytest.raises(TypeError, match="rng"):
+        B.t_a_s(env, 0)
+    with pytest.raises(ValueError, match="tau_max"):
+        B.uniform_sampling(env, rng, tau_max=44)
+    with pytest.raises(ValueError, match="n0"):
+        B.t_a_scs(env, rng, n0=0)
+    with pytest.raises(ValueError, match="projection"):
+        B.t_a_scs(env, rng, projection="l2")
+    with pytest.raises(ValueError, match="name"):
+        B.run_algorithm("TaS", env, rng)
+    with pytest.raises(ValueError, match="M"):
+        SubpopulationGaussian(mu=E1["mu"], q=E1["q"], M=4)
+    with pytest.raises(ValueError, match="q"):
+        SubpopulationGaussian(mu=E1["mu"], q=[0.3, 0.3, 0.3], M=3)
+    with pytest.raises(ValueError, match="t"):
+        B.threshold(0, 0.1)
+
+
+# ---------------------------------------------------------------------------------------------
+# helpers of the algorithms
+# ---------------------------------------------------------------------------------------------
+
+
+def test_projections():
+    rng = np.random.default_rng(5)
+    for _ in range(50):
+        n = int(rng.integers(2, 13))
+        v = rng.normal(0, 1, n)
+        eps = float(rng.uniform(0, 1 / n))
+        p = B.project_simplex(v, eps)
+        assert p.sum() == pytest.approx(1.0) and np.all(p >= eps - 1e-15)
+        # KKT of the Euclidean projection: p = max(v - theta, eps) for one theta
+        free = p > eps + 1e-12
+        if free.any():
+            theta = np.mean((v - p)[free])
+            np.testing.assert_allclose(p, np.maximum(v - theta, eps), atol=1e-12)
+        # closer to v than random points of the set
+        for _ in range(5):
+            r = eps + (1 - n * eps) * rng.dirichlet(np.ones(n))
+            assert np.linalg.norm(p - v) <= np.linalg.norm(r - v) + 1e-12
+    w = np.array([0.7, 0.3, 0.0, 0.0])  # the forced-exploration form max(w - eta, eps)
+    p = B.project_simplex(w, 0.1)
+    np.testing.assert_allclose(p, [0.6, 0.2, 0.1, 0.1])
+
+
+def test_gk_weights_satisfy_the_optimality_conditions():
+    np.testing.assert_allclose(B.gk_weights([1.0, 0.2]), [0.5, 0.5])
+    rng = np.random.default_rng(6)
+    for _ in range(10):
+        m = rng.normal(0, 1, int(rng.integers(3, 7)))
+        w = B.gk_weights(m)
+        a = int(np.argmax(m))
+        others = np.arange(m.size) != a
+        gaps = m[a] - m[others]
+        # Garivier & Kaufmann (2016): equal costs w_1 w_a/(w_1+w_a) Delta_a^2 and w_1^2 = sum w_a^2
+        costs = w[a] * w[others] / (w[a] + w[others]) * gaps**2
+        np.testing.assert_allclose(costs, costs[0], rtol=1e-8)
+        assert w[a] ** 2 == pytest.approx(np.sum(w[others] ** 2), rel=1e-8)
+        assert w.sum() == pytest.approx(1.0)
+
+
+# ---------------------------------------------------------------------------------------------
+# T-a-SCS and the benchmarks
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("forced", [False, True])
+def test_c_tracking_bound_eq_12(forced):
+    """max_kl |N_kl(t) - sum_{s<t} w_kl(s)| <= KL (1 + sqrt t) along a run, step by step."""
+    env = SubpopulationGaussian(**E1)
+    mu, q, M = LB.check_instance(env.mu, env.q, env.M)
+    rng = np.random.default_rng(7)
+    K, L = mu.shape
+    N = np.full((K, L), 5.0)
+    S = env.sample_sums(np.full((K, L), 5), rng).astype(float)
+    w = np.full((K, L), 1 / (K * L))
+    Ssum, Wsum, Sarm = N.copy(), N.copy(), N.sum(axis=1)
+    state = np.array([45.0, 0.0, 0.0, 0.0, -1.0])
+    mine = N.copy()
+    worst = 0.0
+    for _ in range(3000):
+        t_before = state[0]
+        status = B._run_chunk(0, mu, q, M, 1e-3, 15000, 1.0, 0.5, forced, N, S, w, Ssum, Wsum,
+                              Sarm, rng.standard_normal(1), np.empty((0, 2)), state)
+        if state[0] == t_before:  # stopped without drawing
+            break
+        mine += w  # the iterate used for this draw
+        t = N.sum()
+        # the compiled statistic is the GLR (10) of the current counts and means
+        assert state[2] == pytest.approx(B.glr_statistic(N, S / N, q, M), rel=1e-10)
+        assert state[3] == pytest.approx(B.threshold(int(t), 1e-3), rel=1e-12)
+        assert t == state[0]
+        dev = np.abs(N - mine).max()
+        assert dev <= K * L * (1 + math.sqrt(t))
+        worst = max(worst, dev / (K * L * (1 + math.sqrt(t))))
+        assert np.all(Ssum - N <= K * L)  # C-tracking never lags far behind its target
+        if status != 0:
+            break
+    np.testing.assert_allclose(Wsum, mine, rtol=1e-12)
+    assert state[1] == pytest.approx(worst, rel=1e-9)
+    for seed in range(5):
+        r = B.t_a_scs(env, np.random.default_rng(seed), projection="forced" if forced else "simplex")
+        assert 0 <= r.max_tracking_ratio <= 1
+
+
+EASY = dict(mu=[[1.0, 0.8], [0.2, 0.3], [1.5, -0.8]], q=[0.5, 0.5], M=2)
+
+
+@pytest.mark.parametrize("name", B.ALGORITHMS)
+def test_error_rate_at_most_delta_on_easy_instance(name):
+    env = SubpopulationGaussian(**EASY)
+    assert env.best_feasible_arm == 0
+    delta, n = 0.1, 200
+    rng = np.random.default_rng(8)
+    results = [B.run_algorithm(name, env, rng, delta=delta) for _ in range(n)]
+    assert not any(r.capped for r in results)
+    errors = sum(not r.correct for r in results)
+    assert clopper_pearson(errors, n)[1] <= delta
+    for r in results:
+        assert r.counts.sum() == r.stopping_time and np.all(r.counts >= 5)
+        assert r.glr > r.threshold == pytest.approx(B.threshold(r.stopping_time, delta))
+    # the lower bound (5) holds on average: E[tau] >= T* kl(delta, 1 - delta)
+    T = LB.lower_bound(**EASY).T_star
+    assert np.mean([r.stopping_time for r in results]) >= LB.expected_time_lower_bound(T, delta)
+
+
+def test_no_feasible_arm_is_recommended_as_minus_one():
+    env = SubpopulationGaussian(mu=[[-1.0, 1.0], [0.5, -1.2], [-0.8, -0.8]], q=[0.5, 0.5], M=2)
+    assert env.best_feasible_arm == -1
+    for seed in range(5):
+        r = B.t_a_scs(env, np.random.default_rng(seed))
+        assert r.recommendation == -1 and r.correct and not r.capped
+
+
+def test_unconstrained_case_M0_runs():
+    env = SubpopulationGaussian(mu=[[1.0, 0.5], [0.2, 0.1]], q=[0.5, 0.5], M=0)
+    r = B.t_a_scs(env, np.random.default_rng(0))
+    assert r.recommendation == 0 and not r.capped
+
+
+def test_determinism_and_cap():
+    env = SubpopulationGaussian(**E2)
+    for name in B.ALGORITHMS:
+        a = B.run_algorithm(name, env, np.random.default_rng(11), tau_max=1000)
+        b = B.run_algorithm(name, env, np.random.default_rng(11), tau_max=1000)
+        da, db = a.to_dict(), b.to_dict()
+        ra, rb = da.pop("max_tracking_ratio"), db.pop("max_tracking_ratio")
+        assert da == db and (ra == rb or (math.isnan(ra) and math.isnan(rb)))
+        assert a.capped and a.stopping_time == 1000 and a.counts.sum() == 1000
+        assert a.glr <= a.threshold
+    times = {B.t_a_scs(SubpopulationGaussian(**E1), np.random.default_rng(s)).stopping_time
+             for s in range(5)}
+    assert len(times) > 1

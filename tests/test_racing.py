@@ -1,0 +1,464 @@
+"""Tests of bai.algorithms.racing: LIL racing with delayed and partial feedback.
+
+Grover et al. (AISTATS 2018), Algorithms 1-3, the reconstructed Algorithm 4, Propositions 1-2.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from bai.algorithms import racing as R
+from bai.claims import clopper_pearson
+from bai.environments import DelayedFeedbackArms
+from bai.estimation import lil_radius
+
+# ---------------------------------------------------------------------------------------------
+# Instances
+# ---------------------------------------------------------------------------------------------
+
+MEANS = [2.0, 1.0, 0.0, -1.0]
+
+
+def _env(delay=10, partial_sigmas=0.1, partial_bias=None, means=MEANS, sigmas=1.0, **kw):
+    return DelayedFeedbackArms(means=means, sigmas=sigmas, delay=delay,
+                               partial_sigmas=partial_sigmas, partial_bias=partial_bias, **kw)
+
+
+def _error_count(env, runs, **kw):
+    errors, partial = 0, 0
+    for s in range(runs):
+        res = R.race(env, np.random.default_rng(s), **kw)
+        assert not res.truncated
+        errors += not res.correct
+        partial += res.n_partial_bounds
+    return errors, partial
+
+
+# ---------------------------------------------------------------------------------------------
+# Correctness: error rate <= delta (Thm. 1), per variant
+# ---------------------------------------------------------------------------------------------
+
+VARIANTS = {
+    "full": dict(feedback="full"),
+    "unbiased (Alg. 2)": dict(feedback="unbiased"),
+    "unbiased, per-pull union": dict(feedback="unbiased", pull_union=True),
+    "batch full (Alg. 3)": dict(feedback="full", b=4, r=2),
+    "batch unbiased": dict(feedback="unbiased", b=4, r=2),
+    "batch unbiased, literal Alg. 3 (no abandon)": dict(feedback="unbiased", b=4, r=2,
+                                                        abandon=False),
+}
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_error_rate_is_below_delta(name):
+    # 150 runs with at most one error: the Clopper-Pearson upper bound stays below delta = 0.1
+    delta, runs = 0.1, 150
+    errors, partial = _error_count(_env(), runs, k=1, delta=delta, **VARIANTS[name])
+    assert clopper_pearson(errors, runs)[1] <= delta, (name, errors)
+    if VARIANTS[name]["feedback"] != "full":
+        assert partial > 0, "the partial-feedback bound must actually be used"
+
+
+def test_error_rate_top2_with_random_delays():
+    env = _env(means=[1.5, 1.0, 0.0, -0.5, -1.0], partial_sigmas=0.2)
+    delays = R.RandomDelays(low=2, high=12)
+    for kw in (dict(feedback="unbiased"), dict(feedback="unbiased", b=5, r=3)):
+        errors, _ = _error_count(env, 100, k=2, delta=0.1, delays=delays, **kw)
+        assert clopper_pearson(errors, 100)[1] <= 0.1, kw
+
+
+def test_biased_partial_feedback_with_a_large_bias_stays_correct():
+    # bias of +-20 sigma: the best arm's partial feedback looks worst and the worst arm's best
+    env = _env(partial_bias=[-20.0, 0.0, 0.0, 20.0])
+    runs, delta = 150, 0.1
+    for kw in (dict(feedback="biased"), dict(feedback="biased", b=4, r=2)):
+        errors, partial = _error_count(env, runs, k=1, delta=delta, **kw)
+        assert clopper_pearson(errors, runs)[1] <= delta, kw
+        assert partial > 0, "the bias-corrected bound (Prop. 2) must be used"
+    # negative control: the unbiased algorithm trusts the biased feedback and fails, so the
+    # error-rate check above is able to detect a wrong algorithm
+    errors, _ = _error_count(env, 40, k=1, delta=delta, feedback="unbiased")
+    assert clopper_pearson(errors, 40)[0] > delta
+
+
+def test_biased_algorithm_on_unbiased_feedback_is_correct_and_uses_partial():
+    errors, partial = _error_count(_env(), 100, k=1, delta=0.1, feedback="biased")
+    assert clopper_pearson(errors, 100)[1] <= 0.1
+    assert partial > 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Delay 1 and no partial feedback: standard racing
+# ---------------------------------------------------------------------------------------------
+
+
+def _reference_racing(env, seed, k, delta):
+    """Standard racing (uniform sampling + Algorithm 1), written independently in Python."""
+    n = env.n_arms
+    F, s = np.zeros(n, int), np.zeros(n)
+    S, A, Rj = list(range(n)), [], []
+    lcb, ucb = np.full(n, -np.inf), np.full(n, np.inf)
+    t = 0
+    while S:
+        a = min(S, key=lambda i: (F[i], i))
+        F[a] += 1
+        s[a] += R.simulate_pull(env, seed, a, int(F[a]))["final"]
+        t += 1
+        rad = float(lil_radius(F[a], delta / n, env.sigmas[a]))
+        lcb[a], ucb[a] = s[a] / F[a] - rad, s[a] / F[a] + rad
+        while S:
+            kt = k - len(A)
+            U = sorted((ucb[i] for i in S), reverse=True)
+            L = sorted((lcb[i] for i in S), reverse=True)
+            if kt == 0:
+                acc, rej = [], list(S)
+            elif len(S) <= kt:
+                acc, rej = list(S), []
+            else:
+                acc = [i for i in S if lcb[i] > U[kt]]
+                rej = [i for i in S if ucb[i] < L[kt - 1]]
+            if not acc and not rej:
+                break
+            A += acc
+            Rj += rej
+            S = [i for i in S if i not in acc and i not in rej]
+    return t, sorted(A), F
+
+
+@pytest.mark.parametrize("k", [1, 2])
+def test_delay_one_reduces_to_standard_racing(k):
+    env = _env(delay=1, means=[1.0, 0.6, 0.1, -0.3, -1.0], partial_sigmas=0.3)
+    for seed in range(3):
+        res = R.racing_full(env, np.random.default_rng(seed), k=k, delta=0.05)
+        state_seed = int(np.random.default_rng(seed).integers(0, 2**63 - 1, dtype=np.int64))
+        t, acc, F = _reference_racing(env, state_seed, k, 0.05)
+        assert res.time_steps == t == res.n_pulls  # one time step per pull
+        np.testing.assert_array_equal(res.accepted, acc)
+        np.testing.assert_array_equal(res.completed_per_arm, F)
+        # no intermediate step: the partial-feedback algorithms cannot differ
+        for fb in ("unbiased", "biased"):
+            other = R.race(env, np.random.default_rng(seed), k=k, delta=0.05, feedback=fb)
+            assert other.time_steps == t and other.n_partial_bounds == 0
+            np.testing.assert_array_equal(other.accepted, acc)
+
+
+def test_useless_partial_feedback_changes_nothing():
+    # sigma_p huge: the Prop. 1 radius never beats Eq. 5, so Alg. 2 = the baseline on the same
+    # random stream (common random numbers)
+    env = _env(partial_sigmas=1e6)
+    out = R.paired_runs(env, np.random.default_rng(3), k=1, delta=0.05)
+    assert out["t_partial"] == out["t_full"] and out["pulls_partial"] == out["pulls_full"]
+
+
+def test_sequential_full_time_is_the_sum_of_delays():
+    # footnote 1: the delayed sample complexity counts every step of every pull
+    env = _env(means=[1.5, 0.5, -0.5], partial_sigmas=None)
+    delays = R.RandomDelays(low=[1, 3, 5], high=[4, 6, 9])
+    res = R.racing_full(env, np.random.default_rng(11), k=1, delays=delays)
+    seed = int(np.random.default_rng(11).integers(0, 2**63 - 1, dtype=np.int64))
+    total = sum(R.simulate_pull(env, seed, i, j, delays=delays)["delay"]
+                for i in range(3) for j in range(1, res.pulls_per_arm[i] + 1))
+    assert res.time_steps == total
+    np.testing.assert_array_equal(res.pulls_per_arm, res.completed_per_arm)
+    const = R.racing_full(_env(delay=7, partial_sigmas=None), np.random.default_rng(0), k=1)
+    assert const.time_steps == 7 * const.n_pulls
+
+
+def test_partial_feedback_reduces_delayed_sample_complexity():
+    # free means with long delays (the setting of Fig. 1b/1c): Alg. 2 eliminates arms before
+    # their first full feedback arrives
+    n = 20
+    env = DelayedFeedbackArms(means=2.0 * n - np.arange(n), sigmas=0.5, delay=50,
+                              partial_sigmas=0.25)
+    ratios = [R.paired_runs(env, np.random.default_rng(s), k=4)["ratio"] for s in range(5)]
+    assert np.mean(ratios) < 0.95
+    par = [R.paired_runs(env, np.random.default_rng(s), k=4, b=10, r=10)["ratio"]
+           for s in range(5)]
+    assert np.mean(par) < 0.95
+
+
+# ---------------------------------------------------------------------------------------------
+# (b, r) limits
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("b,r,feedback", [(6, 2, "full"), (6, 2, "unbiased"), (10, 10, "biased"),
+                                          (3, 1, "unbiased"), (1, 1, "unbiased")])
+def test_batch_limits_are_never_exceeded(b, r, feedback):
+    env = _env(means=[1.0, 0.5, 0.0, -0.5, -1.0], partial_sigmas=0.2)
+    for seed in range(5):
+        res = R.race(env, np.random.default_rng(seed), k=2, b=b, r=r, feedback=feedback,
+                     abandon=seed % 2 == 0)
+        assert res.max_running <= b and res.max_running_per_arm <= r
+        assert res.max_running == min(b, env.n_arms * r)  # the limits are also reached
+        assert res.pulls_per_arm.sum() == res.n_pulls
+        assert np.all(res.completed_per_arm <= res.pulls_per_arm)
+        assert res.correct
+
+
+def test_batch_with_b_one_is_the_sequential_algorithm():
+    env = _env()
+    for fb in ("full", "unbiased"):
+        seq = R.race(env, np.random.default_rng(4), k=1, feedback=fb)
+        bat = R.race(env, np.random.default_rng(4), k=1, feedback=fb, b=1, r=1)
+        assert seq.time_steps == bat.time_steps
+        np.testing.assert_array_equal(seq.pulls_per_arm, bat.pulls_per_arm)
+
+
+def test_parallel_is_faster_than_sequential():
+    env = _env()
+    seq = R.racing_full(env, np.random.default_rng(1), k=1)
+    par = R.batch_racing_full(env, np.random.default_rng(1), k=1, b=8, r=4)
+    assert par.time_steps < seq.time_steps / 3
+
+
+# ---------------------------------------------------------------------------------------------
+# UpdateArmSets (Algorithm 1)
+# ---------------------------------------------------------------------------------------------
+
+
+def _reference_update(ucb, lcb, k):
+    n = len(ucb)
+    S, A, Rj = list(range(n)), [], []
+    while S:
+        kt = k - len(A)
+        U = sorted((ucb[i] for i in S), reverse=True)
+        L = sorted((lcb[i] for i in S), reverse=True)
+        if kt == 0:
+            acc, rej = [], list(S)
+        elif len(S) <= kt:
+            acc, rej = list(S), []
+        else:
+            acc = [i for i in S if lcb[i] > U[kt]]
+            rej = [i for i in S if ucb[i] < L[kt - 1]]
+        if not acc and not rej:
+            break
+        A += acc
+        Rj += rej
+        S = [i for i in S if i not in acc and i not in rej]
+    return sorted(A), sorted(Rj)
+
+
+def test_update_arm_sets_matches_a_direct_implementation():
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        n = int(rng.integers(2, 9))
+        k = int(rng.integers(1, n))
+        mid = rng.normal(size=n) * rng.choice([0.3, 3.0])
+        rad = rng.exponential(size=n)
+        rad[rng.random(n) < 0.15] = np.inf
+        ucb, lcb = mid + rad, mid - rad
+        key = np.arange(n)
+        ordU = np.array(sorted(key, key=lambda i: (-ucb[i], i)))
+        ordL = np.array(sorted(key, key=lambda i: (-lcb[i], i)))
+        posU, posL = np.argsort(ordU), np.argsort(ordL)
+        status = np.zeros(n, np.int8)
+        R._update_arm_sets(status, ordU, posU, ordL, posL, ucb, lcb, n, 0, k,
+                           np.empty(n, np.int64))
+        acc, rej = _reference_update(ucb, lcb, k)
+        assert list(np.flatnonzero(status == 1)) == acc
+        assert list(np.flatnonzero(status == 2)) == rej
+
+
+# ---------------------------------------------------------------------------------------------
+# The split of delta (Props. 1 and 2)
+# ---------------------------------------------------------------------------------------------
+
+
+def _U(tau, d, n, a=0.6, c=1.1):
+    """The square of the LIL radius' numerator: a log(log_c tau + 1) + (c/2) log(2 zeta n / d)."""
+    return (a * math.log(math.log(tau) / math.log(c) + 1)
+            + c / 2 * (R.lil_log_constant(a, c) + math.log(n / d)))
+
+
+@pytest.mark.parametrize("n_completed,n_partial,sigma_p", [(0, 1, 0.5), (0, 30, 0.1), (4, 9, 0.3),
+                                                            (50, 40, 0.05), (3, 2, 2.0)])
+def test_optimal_split_solves_its_equation_and_beats_half(n_completed, n_partial, sigma_p):
+    sigma, delta, n = 0.5, 0.05, 10
+    rad, (df, dp) = R.partial_radius(sigma, sigma_p, n_completed, n_partial, delta, n)
+    F = n_completed + 1
+    assert df + dp == pytest.approx(delta, rel=1e-12)
+    # the Prop. 1 radius at these deltas, computed by the library's LIL radius
+    direct = (float(lil_radius(F, df / n, sigma))
+              + float(lil_radius(n_partial, dp / n, sigma_p)) / F)
+    assert rad == pytest.approx(direct, rel=1e-12)
+    # first-order condition: w_j / (delta_j sqrt(U_j)) is the same for both terms
+    w = [2 * sigma / math.sqrt(F), 2 * sigma_p / (F * math.sqrt(n_partial))]
+    g = [w[0] / (df * math.sqrt(_U(F, df, n))), w[1] / (dp * math.sqrt(_U(n_partial, dp, n)))]
+    assert g[0] == pytest.approx(g[1], rel=1e-9)
+    # a global minimum: no point of a fine grid does better, and the 1/2 split is worse
+    grid = delta * np.linspace(1e-4, 1 - 1e-4, 4001)
+    brute = [2 * sigma * math.sqrt(_U(F, g, n) / F)
+             + 2 * sigma_p * math.sqrt(_U(n_partial, delta - g, n) / n_partial) / F for g in grid]
+    assert rad <= min(brute) + 1e-12
+    half, _ = R.partial_radius(sigma, sigma_p, n_completed, n_partial, delta, n, split="equal")
+    assert half == pytest.approx(float(lil_radius(F, delta / 2 / n, sigma)
+                                       + lil_radius(n_partial, delta / 2 / n, sigma_p) / F))
+    assert rad <= half
+    if abs(df - dp) > 1e-3 * delta:
+        assert rad < half
+
+
+def test_three_way_split_of_proposition_2():
+    sigma, sp, delta, n = 1.0, 0.2, 0.05, 8
+    rad, d = R.partial_radius(sigma, sp, 3, 7, delta, n, n_bias=3)
+    assert d.sum() == pytest.approx(delta, rel=1e-12) and np.all(d > 0)
+    F = 4
+    w = [2 * sigma / 2.0, 2 * sp / (F * math.sqrt(7)), 2 * sp / (F * math.sqrt(3))]
+    taus = [F, 7, 3]
+    g = [w[j] / (d[j] * math.sqrt(_U(taus[j], d[j], n))) for j in range(3)]
+    np.testing.assert_allclose(g, g[0], rtol=1e-9)
+    third, _ = R.partial_radius(sigma, sp, 3, 7, delta, n, n_bias=3, split="equal")
+    assert rad < third
+    # random points of the simplex never do better
+    rng = np.random.default_rng(0)
+    for p in rng.dirichlet([1, 1, 1], size=2000):
+        val = sum(w[j] * math.sqrt(_U(taus[j], delta * p[j], n)) for j in range(3))
+        assert rad <= val + 1e-12
+
+
+def test_code_split_is_narrower_than_any_split_of_delta():
+    # the authors' code evaluates the full term at 1 - delta_p: its radius is below the optimum
+    # over delta_f + delta_p = delta, i.e. the interval is anti-conservative
+    for args in [(0.5, 0.5, 0, 5), (0.5, 0.1, 3, 20), (1.0, 0.3, 10, 3)]:
+        opt, d = R.partial_radius(*args, 0.05, 10)
+        code, _ = R.partial_radius(*args, 0.05, 10, split="code")
+        assert code < opt
+        F = args[2] + 1
+        at_code = float(lil_radius(F, (1 - d[1]) / 10, args[0])
+                        + lil_radius(args[3], d[1] / 10, args[1]) / F)
+        assert code == pytest.approx(at_code, rel=1e-9)
+
+
+def test_zero_partial_noise_gets_no_delta():
+    # weight 2 sigma / sqrt(tau) with sigma = 0.5, tau = 3: the first term is C(0.5, 3, delta/n)
+    d, rad = R.optimal_delta_split([1.0 / math.sqrt(3), 0.0], [3, 5], 0.05, 4)
+    assert d[1] == 0.0 and d[0] == pytest.approx(0.05)
+    assert rad == pytest.approx(float(lil_radius(3, 0.05 / 4, 0.5)), rel=1e-12)
+    rad0, _ = R.partial_radius(1.0, 0.0, 2, 5, 0.05, 4)
+    assert rad0 == pytest.approx(float(lil_radius(3, 0.05 / 4, 1.0)), rel=1e-12)
+
+
+# ---------------------------------------------------------------------------------------------
+# Determinism, common random numbers, delay models
+# ---------------------------------------------------------------------------------------------
+
+
+def test_same_seed_same_result_different_seed_different_run():
+    env = _env(partial_bias=[0.5, 0.0, -0.5, 0.0])
+    for kw in (dict(feedback="unbiased"), dict(feedback="biased", b=4, r=2)):
+        a = R.race(env, np.random.default_rng(5), k=1, **kw)
+        b = R.race(env, np.random.default_rng(5), k=1, **kw)
+        assert a.time_steps == b.time_steps and a.n_partial_bounds == b.n_partial_bounds
+        np.testing.assert_array_equal(a.pulls_per_arm, b.pulls_per_arm)
+        np.testing.assert_array_equal(a.accepted, b.accepted)
+        c = R.race(env, np.random.default_rng(6), k=1, **kw)
+        assert (c.time_steps, c.n_partial_bounds) != (a.time_steps, a.n_partial_bounds)
+
+
+def test_simulated_pulls_follow_the_model():
+    env = _env(means=[0.3, -0.2], sigmas=[0.5, 2.0], partial_sigmas=[0.1, 0.4],
+               partial_bias=[0.0, 1.0], delay=[3, 6])
+    x = np.array([[R.simulate_pull(env, 9, i, j)["final"] for j in range(1, 3001)]
+                  for i in range(2)])
+    assert np.all(np.abs(x.mean(axis=1) - [0.3, -0.2]) < 4 * np.array([0.5, 2.0]) / math.sqrt(3000))
+    np.testing.assert_allclose(x.std(axis=1), [0.5, 2.0], rtol=0.06)
+    pulls = [R.simulate_pull(env, 9, 1, j) for j in range(1, 2001)]
+    assert all(p["delay"] == 6 and p["partial"].size == 5 for p in pulls)
+    resid = np.concatenate([p["partial"] - p["final"] for p in pulls])
+    assert abs(resid.mean() - 1.0) < 0.03 and abs(resid.std() - 0.4) < 0.02
+    fv = R.FinalValueDelays(scale=1.0, max_delay=50)
+    env2 = _env(means=[20.0, 10.0], sigmas=2.0)
+    for j in range(1, 50):
+        p = R.simulate_pull(env2, 1, 0, j, delays=fv)
+        assert p["delay"] == min(max(math.ceil(p["final"]), 1), 50)
+    rd = R.RandomDelays(low=[2, 5], high=[4, 5])
+    ds = {R.simulate_pull(env, 2, 0, j, delays=rd)["delay"] for j in range(1, 200)}
+    assert ds == {2, 3, 4}
+
+
+def test_truncation_when_means_tie():
+    env = _env(means=[1.0, 1.0, 0.0], delay=2)
+    res = R.racing_unbiased_pf(env, np.random.default_rng(0), k=1, max_steps=2000)
+    assert res.truncated and not res.correct and res.time_steps >= 2000
+
+
+def test_result_summary_is_json_friendly():
+    import json
+
+    res = R.batch_racing_pf(_env(), np.random.default_rng(0), k=1, b=4, r=2)
+    json.dumps(res.as_dict())
+    assert res.algorithm == "batch_racing_unbiased_pf"
+    out = R.paired_runs(_env(), np.random.default_rng(0), k=1)
+    json.dumps(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad inputs
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kwargs,exc,match", [
+    (dict(k=0), ValueError, "k"),
+    (dict(k=4), ValueError, "k must be below"),
+    (dict(k=1.5), TypeError, "k"),
+    (dict(k=1, delta=0.0), ValueError, "delta"),
+    (dict(k=1, delta=1.0), ValueError, "delta"),
+    (dict(k=1, delta="0.1"), TypeError, "delta"),
+    (dict(k=1, b=0), ValueError, "b must be"),
+    (dict(k=1, b=2, r=0), ValueError, "r must be"),
+    (dict(k=1, b=2, r=3), ValueError, "r must not exceed b"),
+    (dict(k=1, b=2.0), TypeError, "b must be an integer"),
+    (dict(k=1, feedback="partial"), ValueError, "feedback"),
+    (dict(k=1, split="half"), ValueError, "split"),
+    (dict(k=1, union="all"), ValueError, "union"),
+    (dict(k=1, abandon=1), TypeError, "abandon"),
+    (dict(k=1, literal="yes"), TypeError, "literal"),
+    (dict(k=1, a=0.5, c=1.1), ValueError, "2a > c"),
+    (dict(k=1, c=1.0), ValueError, "c must exceed 1"),
+    (dict(k=1, max_steps=0), ValueError, "max_steps"),
+    (dict(k=1, delays=R.RandomDelays(low=3, high=2)), ValueError, "delays.high"),
+    (dict(k=1, delays=R.RandomDelays(low=0, high=2)), ValueError, "delays.low"),
+    (dict(k=1, delays=(1, 2)), TypeError, "delays"),
+    (dict(k=1, delays=R.FinalValueDelays(scale=-1.0)), ValueError, "delays.scale"),
+])
+def test_bad_arguments_raise_naming_the_argument(kwargs, exc, match):
+    with pytest.raises(exc, match=match):
+        R.race(_env(), np.random.default_rng(0), **kwargs)
+
+
+def test_bad_environment_and_rng():
+    with pytest.raises(TypeError, match="env"):
+        R.racing_full({"means": MEANS}, np.random.default_rng(0), k=1)
+    with pytest.raises(TypeError, match="rng"):
+        R.racing_full(_env(), 0, k=1)
+    with pytest.raises(ValueError, match="env.delay"):
+        R.racing_full(_env(delay=2.5), np.random.default_rng(0), k=1)
+    with pytest.raises(ValueError, match="env.delay"):
+        R.racing_full(_env(delay=0), np.random.default_rng(0), k=1)
+    with pytest.raises(ValueError, match="partial_sigmas"):
+        R.racing_unbiased_pf(_env(partial_sigmas=None), np.random.default_rng(0), k=1)
+    with pytest.raises(TypeError, match="biased"):
+        R.batch_racing_pf(_env(), np.random.default_rng(0), k=1, biased="no")
+
+
+def test_bad_split_arguments():
+    with pytest.raises(ValueError, match="weights"):
+        R.optimal_delta_split([-1.0, 1.0], [1, 2], 0.05, 3)
+    with pytest.raises(ValueError, match="taus"):
+        R.optimal_delta_split([1.0, 1.0], [0, 2], 0.05, 3)
+    with pytest.raises(ValueError, match="taus"):
+        R.optimal_delta_split([1.0, 1.0], [1], 0.05, 3)
+    with pytest.raises(ValueError, match="delta"):
+        R.optimal_delta_split([1.0, 1.0], [1, 2], 1.5, 3)
+    with pytest.raises(ValueError, match="n_partial"):
+        R.partial_radius(1.0, 0.5, 0, 0, 0.05, 3)
+    with pytest.raises(ValueError, match="sigma_p"):
+        R.partial_radius(1.0, -0.5, 0, 1, 0.05, 3)
+    with pytest.raises(ValueError, match="n_bias"):
+        R.partial_radius(1.0, 0.5, 0, 1, 0.05, 3, n_bias=0)
+    with pytest.raises(ValueError, match="arm"):
+        R.simulate_pull(_env(), 0, 7, 1)
