@@ -66,6 +66,7 @@ rerun: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_design_solver.py
 	$(BIN)/python benchmarks/bench_greedy_kernel.py
+	$(BIN)/python benchmarks/bench_lingape.py
 
 clean:
 	rm -rf build book/_build book/_claims
