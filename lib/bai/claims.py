@@ -278,6 +278,7 @@ class ClaimsLedger:
         try:
             with os.fdopen(fd, "w") as fh:
                 json.dump(payload, fh, indent=2)
+            os.chmod(tmp, 0o644)  # mkstemp creates 0600; the file is meant to be read by others
             os.replace(tmp, path)
         except BaseException:
             if os.path.exists(tmp):
