@@ -176,6 +176,8 @@ __all__ = [
     "batch_racing_full",
     "batch_racing_pf",
     "paired_runs",
+    "lil_coverage",
+    "partial_bound_coverage",
 ]
 
 _FEEDBACK = {"full": 0, "unbiased": 1, "biased": 2}
@@ -1035,3 +1037,104 @@ def paired_runs(env, rng, *, k: int, delta: float = 0.05, b: int = 1, r: int = 1
             "correct_full": full.correct, "correct_partial": part.correct,
             "pulls_full": full.n_pulls, "pulls_partial": part.n_pulls,
             "truncated": full.truncated or part.truncated}
+
+
+# ---------------------------------------------------------------------------------------------
+# Coverage of the confidence intervals on simulated walks (Lemma 1, Eq. 5, Proposition 1)
+# ---------------------------------------------------------------------------------------------
+
+
+def lil_coverage(rng: np.random.Generator, *, n_runs: int, horizon: int, delta: float,
+                 literal: bool = False, a: float = 0.6, c: float = 1.1,
+                 chunk: int = 50) -> dict:
+    r"""Monte-Carlo check of Lemma 1: how many of ``n_runs`` Gaussian random walks leave the LIL
+    band :math:`|\bar X_\tau-\mu|\le C(1,\tau,\delta)` at some :math:`\tau\le` ``horizon``.
+
+    The increments are :math:`\mathcal N(0,1)` and :math:`C` is the library radius (``literal``
+    selects Grover's printed :math:`\sigma\sqrt{\cdot}`; the default is the valid
+    :math:`2\sigma\sqrt{\cdot}`). Every :math:`\tau` is checked. Returns ``{"runs", "violations",
+    "first_violation"}`` (the latter: the median first :math:`\tau` of violating walks, or 0).
+    """
+    rng = _check_rng(rng)
+    n_runs = check_int(n_runs, "n_runs", minimum=1)
+    horizon = check_int(horizon, "horizon", minimum=1)
+    delta = check_delta(delta)
+    a, c = _check_lil(a, c)
+    chunk = check_int(chunk, "chunk", minimum=1)
+    s = 1.0 if _check_bool(literal, "literal") else 2.0
+    tau = np.arange(1, horizon + 1, dtype=float)
+    rad = s * np.sqrt((a * np.log(np.log(tau) / math.log(c) + 1.0)
+                       + c / 2.0 * (lil_log_constant(a, c) - math.log(delta))) / tau)
+    bad, first = 0, []
+    for lo in range(0, n_runs, chunk):
+        m = min(chunk, n_runs - lo)
+        out = np.abs(np.cumsum(rng.standard_normal((m, horizon)), axis=1) / tau) > rad
+        hit = out.any(axis=1)
+        bad += int(hit.sum())
+        first.extend((np.argmax(out[hit], axis=1) + 1).tolist())
+    return {"runs": n_runs, "violations": bad,
+            "first_violation": float(np.median(first)) if first else 0.0}
+
+
+def partial_bound_coverage(rng: np.random.Generator, *, n_runs: int, n_pulls: int, delay: int,
+                           sigma: float = 1.0, sigma_p: float = 1.0, delta: float = 0.05,
+                           n_arms: int = 1, split: str = "optimal", pull_union: bool = False,
+                           literal: bool = False, a: float = 0.6, c: float = 1.1,
+                           chunk: int = 250) -> dict:
+    r"""Monte-Carlo coverage of the intervals racing uses, on simulated pulls of one arm.
+
+    Each walk is ``n_pulls`` pulls of an arm with :math:`\mu=0`: final values
+    :math:`X_f\sim\mathcal N(0,\sigma^2)` and, during the ``f``-th pull, ``delay - 1`` partial
+    observations :math:`Y=X_f+\sigma^{(p)}\varepsilon` (the unbiased model). Checked at every
+    ``F <= n_pulls`` and every ``P <= delay - 1``:
+
+    * ``"full"`` -- Eq. 5: :math:`|\frac1F\sum_{f\le F}X_f|\le C(\sigma,F,\delta/n)`;
+    * ``"partial"`` -- Proposition 1 while the ``F``-th pull runs:
+      :math:`|\frac1F[\sum_{f<F}X_f+\bar Y_P]|\le C(\sigma,F,\delta_f/n)+\frac1F
+      C(\sigma^{(p)},P,\delta_p/n)` with the split of ``split`` (and the per-pull union
+      :math:`\delta_p 6/(\pi^2F^2)` with ``pull_union``), exactly as :func:`race` computes it.
+
+    ``n_arms`` only enters through :math:`\delta/n` (one arm is simulated). Returns the number of
+    walks violating each family somewhere (``"full"``, ``"partial"``, ``"either"``) and
+    ``"runs"``.
+    """
+    rng = _check_rng(rng)
+    n_runs = check_int(n_runs, "n_runs", minimum=1)
+    n_pulls = check_int(n_pulls, "n_pulls", minimum=1)
+    delay = check_int(delay, "delay", minimum=2)
+    sigma = check_positive(sigma, "sigma")
+    sigma_p = check_positive(sigma_p, "sigma_p")
+    delta = check_delta(delta)
+    n_arms = check_int(n_arms, "n_arms", minimum=1)
+    _check_choice(split, "split", _SPLIT)
+    pull_union = _check_bool(pull_union, "pull_union")
+    s = 1.0 if _check_bool(literal, "literal") else 2.0
+    a, c = _check_lil(a, c)
+    chunk = check_int(chunk, "chunk", minimum=1)
+    kappa = c / 2.0
+    F = np.arange(1, n_pulls + 1)
+    P = np.arange(1, delay)
+    full = s * sigma * np.sqrt((a * np.log(np.log(F) / math.log(c) + 1.0) + kappa * (
+        lil_log_constant(a, c) + math.log(n_arms) - math.log(delta))) / F)
+    part = np.empty((n_pulls, delay - 1))
+    for fi, f in enumerate(F):
+        off = kappa * (_LOG_PI2_6 + 2.0 * math.log(f)) if pull_union else 0.0
+        for pi, p in enumerate(P):
+            _, part[fi, pi] = optimal_delta_split(
+                [s * sigma / math.sqrt(f), s * sigma_p / (f * math.sqrt(p))], [f, p], delta,
+                n_arms, a=a, c=c, offsets=[0.0, off], split=split)
+    counts = {"full": 0, "partial": 0, "either": 0}
+    for lo in range(0, n_runs, chunk):
+        m = min(chunk, n_runs - lo)
+        X = sigma * rng.standard_normal((m, n_pulls))
+        S = np.cumsum(X, axis=1)
+        v_full = (np.abs(S / F) > full).any(axis=1)
+        Sprev = S - X
+        Ybar = X[:, :, None] + sigma_p * np.cumsum(
+            rng.standard_normal((m, n_pulls, delay - 1)), axis=2) / P
+        est = (Sprev[:, :, None] + Ybar) / F[None, :, None]
+        v_part = (np.abs(est) > part[None]).any(axis=(1, 2))
+        counts["full"] += int(v_full.sum())
+        counts["partial"] += int(v_part.sum())
+        counts["either"] += int((v_full | v_part).sum())
+    return {"runs": n_runs, **counts}
