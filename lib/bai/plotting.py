@@ -65,8 +65,8 @@ def errorbar_lines(summary: pd.DataFrame, *, x: str, hue: str, ax=None, mean: st
                     capsize=3, linewidth=1.6, markersize=5)
     if logy:
         ax.set_yscale("log")
-    ax.set_xlabel(xlabel or x)
-    ax.set_ylabel(ylabel or mean)
+    ax.set_xlabel(x if xlabel is None else xlabel)   # "" leaves the axis unlabelled
+    ax.set_ylabel(mean if ylabel is None else ylabel)
     ax.legend()
     return ax
 
