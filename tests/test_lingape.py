@@ -97,3 +97,207 @@ def test_determinism_and_bad_input():
         LG.lingape(env, rng, rule="ratio", weights=np.zeros((3, 3, 3)))
     with pytest.raises(ValueError, match="unique best"):
         LG.h_epsilon(np.eye(2), [1.0, 1.0])
+
+
+# ---------------------------------------------------------------------------------------------
+# The stopping rule against a direct computation of B(t)
+# ---------------------------------------------------------------------------------------------
+
+
+def _direct_B(X, counts, sums, delta, reg, R, S):
+    """B(t), i_t, j_t from scratch: explicit inverse, determinant and loops (no library code)."""
+    K, d = X.shape
+    A = reg * np.eye(d)
+    for k in range(K):
+        A += counts[k] * np.outer(X[k], X[k])
+    Ainv = np.linalg.inv(A)
+    theta = Ainv @ (X.T @ sums)
+    C = R * np.sqrt(2 * np.log(K**2 * np.sqrt(np.linalg.det(A)) / np.sqrt(reg**d) / delta)) \
+        + np.sqrt(reg) * S
+    mu = X @ theta
+    i = int(np.argmax(mu))
+    best, j_best = -np.inf, -1
+    for j in range(K):
+        if j == i:
+            continue
+        y = X[j] - X[i]
+        val = y @ theta + np.sqrt(y @ Ainv @ y) * C
+        if val > best:
+            best, j_best = val, j
+    return best, i, j_best
+
+
+@pytest.mark.parametrize("rule", LG.RULES)
+@pytest.mark.parametrize("refresh", [1, 4096])
+def test_stopping_rule_matches_direct_computation_of_B(rule, refresh):
+    env = soare_benchmark(3, omega=0.3)
+    S = float(np.linalg.norm(env.theta))
+    stops = []
+    for cut in [env.K, env.K + 1, 50, 400, 3000, 10**7]:
+        res = LG.lingape(env, np.random.default_rng(11), rule=rule, max_steps=cut,
+                         refresh_every=refresh)
+        assert res.counts.sum() == res.stopping_time
+        B, i, j = _direct_B(env.X, res.counts, res.sums, 0.05, 1.0, 1.0, S)
+        assert res.B == pytest.approx(B, rel=1e-7, abs=1e-9)
+        assert res.recommendation == i and res.challenger == j
+        ref = LG.select_direction(env.X, res.counts, res.sums, delta=0.05, S=S)
+        assert ref.B == pytest.approx(B, rel=1e-9, abs=1e-12) and (ref.i, ref.j) == (i, j)
+        assert res.stopped == (B <= 0.0)
+        if res.stopped:
+            stops.append(res.stopping_time)
+    # the uncut run stops where B(t) first drops to epsilon: one round earlier it did not
+    assert stops, "the run should stop within 10^7 rounds"
+    t_stop = stops[-1]
+    early = LG.lingape(env, np.random.default_rng(11), rule=rule, max_steps=t_stop - 1,
+                       refresh_every=refresh)
+    assert not early.stopped
+    assert _direct_B(env.X, early.counts, early.sums, 0.05, 1.0, 1.0, S)[0] > 0.0
+
+
+def test_radius_variants_against_direct_formulas():
+    env = soare_benchmark(4, omega=0.2)
+    K, d = env.K, env.d
+    S = float(np.linalg.norm(env.theta))
+    for radius, union in [("det", "arms"), ("det-bound", "pairs"), ("code", "pairs")]:
+        res = LG.lingape(env, np.random.default_rng(3), radius=radius, log_union=union,
+                         max_steps=777)
+        t = res.counts.sum()
+        k = K**2 if union == "pairs" else K
+        A = np.eye(d) + (env.X.T * res.counts) @ env.X
+        L2 = np.max(np.sum(env.X**2, axis=1))
+        C = {"det": np.sqrt(2 * np.log(k / 0.05) + np.linalg.slogdet(A)[1]) + S,
+             "det-bound": np.sqrt(2 * np.log(k / 0.05) + d * np.log(1 + t * L2 / d)) + S,
+             "code": np.sqrt(d * np.log(k * (1 + t) / 0.05)) + S}[radius]
+        ref = LG.select_direction(env.X, res.counts, res.sums, delta=0.05, S=S, radius=radius,
+                                  log_union=union)
+        assert ref.C == pytest.approx(C, rel=1e-12)
+        assert res.B == pytest.approx(ref.B, rel=1e-7)
+    # Eq. 4 bounds Eq. 3 from above (|x| <= L), and the code's radius is looser still here
+    res = LG.lingape(env, np.random.default_rng(3), max_steps=5000)
+    c = [LG.select_direction(env.X, res.counts, res.sums, delta=0.05, S=S, radius=r).C
+         for r in LG.RADII]
+    assert c[0] <= c[1] <= c[2]
+
+
+def test_looser_radius_needs_more_samples():
+    env = soare_benchmark(3, omega=0.1)
+    kw = dict(delta=0.05)
+    tight = LG.lingape_runs(env, 5, np.random.default_rng(8), **kw).stopping_time.mean()
+    loose = LG.lingape_runs(env, 5, np.random.default_rng(8), radius="code", **kw)
+    assert loose.correct.all() and loose.stopping_time.mean() > tight
+
+
+# ---------------------------------------------------------------------------------------------
+# The LP of the ratio rule against brute force
+# ---------------------------------------------------------------------------------------------
+
+
+def _brute_force_l1(X, y):
+    """min ||w||_1 s.t. X^T w = y: an optimal vertex has a support of d linearly independent
+    arms, so enumerate every such support and solve the square system."""
+    import itertools
+
+    K, d = X.shape
+    best, w_best = np.inf, None
+    for S in itertools.combinations(range(K), d):
+        M = X[list(S)].T
+        if abs(np.linalg.det(M)) < 1e-10:
+            continue
+        wS = np.linalg.solve(M, y)
+        if np.abs(wS).sum() < best - 1e-12:
+            best = np.abs(wS).sum()
+            w_best = np.zeros(K)
+            w_best[list(S)] = wS
+    return best, w_best
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_ratio_lp_against_brute_force(seed):
+    rng = np.random.default_rng(100 + seed)
+    d = int(rng.integers(2, 4))
+    K = int(rng.integers(d + 1, 7))
+    X = rng.standard_normal((K, d))
+    p, rho = LG.ratio_weights(X)
+    for i in range(K):
+        for j in range(K):
+            if i == j:
+                continue
+            y = X[i] - X[j]
+            l1, w = _brute_force_l1(X, y)
+            assert rho[i, j] == pytest.approx(l1**2, rel=1e-7)
+            # p is |w*| / ||w*||_1 for an optimal w*: some sign pattern reproduces y exactly
+            signs = np.sign(w)
+            signs[signs == 0] = 1.0
+            w_lp = p[i, j] * np.sqrt(rho[i, j])
+            if np.allclose(np.abs(w), w_lp, atol=1e-7):       # unique optimum: same weights
+                assert np.allclose(X.T @ (signs * w_lp), y, atol=1e-7)
+            # in every case p is a design with ||y||^2_{A(p)^-1} = rho (Elfving)
+            assert D.design_value(X, y[None, :], p[i, j]) == pytest.approx(rho[i, j], rel=1e-6)
+
+
+def test_ratio_lp_on_a_dense_grid_in_two_dimensions():
+    # K = 3 arms in R^2: the feasible set of X^T w = y is a line in R^3; scan it densely
+    X = np.array([[1.0, 0.0], [0.3, 1.0], [-0.8, 0.5]])
+    p, rho = LG.ratio_weights(X)
+    null = np.linalg.svd(X.T)[2][-1]                         # X^T null = 0
+    for i, j in [(0, 1), (1, 2), (0, 2)]:
+        y = X[i] - X[j]
+        w0 = np.linalg.lstsq(X.T, y, rcond=None)[0]
+        s = np.linspace(-20, 20, 400001)
+        l1 = np.abs(w0[None, :] + s[:, None] * null[None, :]).sum(axis=1)
+        step = s[1] - s[0]
+        # the LP optimum is below every grid point and within one grid step of the best one
+        assert np.sqrt(rho[i, j]) <= l1.min() + 1e-12
+        assert l1.min() - np.sqrt(rho[i, j]) <= step * np.abs(null).sum()
+
+
+# ---------------------------------------------------------------------------------------------
+# XY-static with a ridge estimate (the authors' real-data code) and the click instances
+# ---------------------------------------------------------------------------------------------
+
+
+def test_xy_static_ridge_identifies_and_matches_a_direct_check():
+    env = soare_benchmark(3, omega=0.3)
+    res = LG.xy_static_ridge(env, 20, np.random.default_rng(9), sigma=1.0, reg=0.01,
+                             grid_ratio=1e-3, block_rtol=0.0)
+    assert res.stopped.all() and res.correct.all()
+    # the counts at the stop form the exact greedy XY path from one pull of each arm
+    iu, ju = np.triu_indices(env.K, 1)
+    path = D.greedy_allocation(env.X, env.X[iu] - env.X[ju], int(res.stopping_time[0]) - env.K,
+                               initial_counts=np.ones(env.K, dtype=np.int64),
+                               A0=0.01 * np.eye(env.d), seed=res.info["tie_seed"],
+                               keep_arms=False)
+    np.testing.assert_array_equal(path.counts, res.counts[0])
+
+
+def test_xy_static_ridge_bernoulli():
+    X = np.array([[1.0, 0.0], [0.0, 1.0], [0.7, 0.7]])
+    env = BernoulliLinearBandit(X=X, theta=np.array([0.6, 0.2]))
+    res = LG.xy_static_ridge(env, 30, np.random.default_rng(10), sigma=0.5)
+    assert res.stopped.all() and res.correct.all()
+
+
+def test_click_instance_is_exactly_a_reparametrisation():
+    from bai.instances import click_data, click_instance, click_theta
+
+    X36, theta_pm, arms = click_data()
+    assert X36.shape == (480, 36) and np.all(X36[:, 0] == 1.0)
+    assert np.allclose(X36 @ click_theta(10.0), 10 * arms["p_hat"])
+    assert np.allclose(X36 @ click_theta(10.0, "pm1"), 20 * arms["p_hat"] - 1)
+    rng = np.random.default_rng(4)
+    env = click_instance(12, rng)
+    assert env.K == 12 and env.d <= 12
+    m = np.sort(env.means)
+    assert m[-1] > 0.06 and m[-2] < 0.035 and m[0] > 0
+    # ridge quantities are those of the 36-dimensional arms
+    idx = [int(s) for s in env.name.split("candidates=")[1].rstrip(")").split(",")]
+    Xf = X36[idx]
+    counts = rng.integers(1, 50, size=12)
+    sums = rng.uniform(0, 1, size=12) * counts
+    a = LG.select_direction(env.X, counts, sums, delta=0.05, S=0.5)
+    b = LG.select_direction(Xf, counts, sums, delta=0.05, S=0.5)
+    assert a.B == pytest.approx(b.B, rel=1e-8) and a.C == pytest.approx(b.C, rel=1e-10)
+    assert (a.i, a.j) == (b.i, b.j)
+    np.testing.assert_allclose(env.means, Xf @ click_theta(10.0), atol=1e-12)
+    with pytest.raises(ValueError, match="qualify"):
+        click_instance(400, rng)

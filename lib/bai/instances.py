@@ -2,12 +2,16 @@ r"""Instance builders shared by the chapters (one function per benchmark of the 
 
 from __future__ import annotations
 
+import functools
+from pathlib import Path
+
 import numpy as np
 
-from .environments import GaussianLinearBandit
-from .validation import as_vector, check_int, check_positive
+from .environments import BernoulliLinearBandit, GaussianLinearBandit
+from .validation import as_vector, check_int, check_nonnegative, check_positive
 
-__all__ = ["soare_benchmark", "canonical_bandit"]
+__all__ = ["soare_benchmark", "canonical_bandit", "CLICK_DATA_DIR", "click_data",
+           "click_candidates", "click_theta", "click_instance"]
 
 
 def soare_benchmark(d: int, *, omega: float = 0.01, scale: float = 2.0,
@@ -40,3 +44,136 @@ def canonical_bandit(means, *, sigma: float = 1.0) -> GaussianLinearBandit:
     if mu.size < 2:
         raise ValueError(f"means must describe at least 2 arms, got {mu.size}")
     return GaussianLinearBandit(X=np.eye(mu.size), theta=mu, sigma=sigma, name="canonical")
+
+
+# ---------------------------------------------------------------------------------------------
+# Real click data: the Open Bandit Dataset sample (stand-in for Yahoo! R6A)
+# ---------------------------------------------------------------------------------------------
+
+#: Where the committed derived tables live: ``data/obd`` at the root of the repository (two
+#: levels above the ``bai`` package in ``lib/bai``). Made by ``scripts/make_obd_data.py``.
+CLICK_DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "obd"
+
+
+@functools.lru_cache(maxsize=1)
+def _click_tables():
+    import pandas as pd
+
+    files = ["user_vectors.csv", "item_vectors.csv", "theta.csv", "arms.csv"]
+    missing = [f for f in files if not (CLICK_DATA_DIR / f).is_file()]
+    if missing:
+        raise FileNotFoundError(
+            f"the derived Open Bandit Dataset tables {missing} are missing from {CLICK_DATA_DIR}; "
+            "they are committed with the repository (regenerate them with "
+            "`python scripts/make_obd_data.py`)")
+    users = pd.read_csv(CLICK_DATA_DIR / "user_vectors.csv")
+    items = pd.read_csv(CLICK_DATA_DIR / "item_vectors.csv")
+    theta = pd.read_csv(CLICK_DATA_DIR / "theta.csv")["theta"].to_numpy(float)
+    arms = pd.read_csv(CLICK_DATA_DIR / "arms.csv")
+    U = users[[c for c in users.columns if c[0] == "u" and c[1:].isdigit()]].to_numpy(float)
+    A = items[[c for c in items.columns if c[0] == "a" and c[1:].isdigit()]].to_numpy(float)
+    row = {iid: r for r, iid in enumerate(items["item_id"])}
+    X = np.einsum("ni,nj->nij", U[arms["user_group"].to_numpy()],
+                  A[arms["item_id"].map(row).to_numpy()]).reshape(len(arms), -1)
+    if theta.size != X.shape[1]:
+        raise ValueError(f"theta.csv has {theta.size} coefficients for {X.shape[1]} features")
+    if not np.allclose((1.0 + X @ theta) / 2.0, arms["p_hat"].to_numpy(), rtol=0, atol=1e-9):
+        raise ValueError("arms.csv's p_hat does not match the features and theta.csv")
+    X.setflags(write=False)
+    theta.setflags(write=False)
+    return X, theta, arms
+
+
+def click_data():
+    r"""The committed click model: ``(X, theta_pm, arms)``.
+
+    ``X`` (480, 36): features :math:`x=\mathrm{vec}(u\otimes a)` of the candidate arms (6 user
+    groups x 80 items; ``x[0] = 1``); ``theta_pm`` (36,): the ridge fit (regulariser 0.01) of the
+    target +1 (click) / -1 (no click) over the 20,000 records; ``arms``: a table with
+    ``user_group``, ``item_id``, ``records``, ``clicks`` and the fitted click probability
+    ``p_hat`` :math:`=(1+x^\top\theta_{pm})/2` of each candidate. See ``data/obd/README.md``.
+    """
+    X, theta, arms = _click_tables()
+    return X, theta, arms.copy()
+
+
+def click_theta(ctr_scale: float = 10.0, rewards: str = "01") -> np.ndarray:
+    r"""The 36-dimensional parameter of the click instances after the reward scaling.
+
+    The mean reward of arm :math:`x` is the scaled click probability
+    :math:`s\,\hat p(x)=s(1+x^\top\theta_{pm})/2`, linear in :math:`x` because
+    :math:`x_0=1`: ``rewards="01"`` gives :math:`\theta=s(\theta_{pm}+e_0)/2` (rewards in
+    {0, 1}); ``rewards="pm1"`` the parameter of the same model with rewards in {-1, +1}
+    (mean :math:`2s\hat p-1`), :math:`s(\theta_{pm}+e_0)-e_0`, the scale of Xu et al.'s
+    construction.
+    """
+    ctr_scale = check_positive(ctr_scale, "ctr_scale")
+    _, theta, _ = _click_tables()
+    e0 = np.zeros_like(theta)
+    e0[0] = 1.0
+    if rewards == "01":
+        return ctr_scale * (theta + e0) / 2.0
+    if rewards == "pm1":
+        return ctr_scale * (theta + e0) - e0
+    raise ValueError(f"rewards must be '01' or 'pm1', got {rewards!r}")
+
+
+def click_candidates(ctr_scale: float = 10.0):
+    """The candidate table of :func:`click_data` with the scaled mean reward ``mean``."""
+    X, _, arms = click_data()
+    arms["mean"] = X @ click_theta(ctr_scale)
+    return arms
+
+
+def click_instance(n_arms: int, rng, *, ctr_scale: float = 10.0,
+                   best_range=(0.06, 1.0), other_range=(0.0, 0.035), gap: float = 0.0,
+                   reduce: bool = True) -> BernoulliLinearBandit:
+    r"""A Bernoulli linear bandit drawn from the Open Bandit Dataset click model.
+
+    One arm is drawn uniformly from the candidates whose mean (the click probability
+    :math:`\hat p` scaled by ``ctr_scale``) lies in the open interval ``best_range``, and
+    ``n_arms - 1`` others uniformly without replacement from those with a mean in
+    ``other_range`` and at most the first arm's mean minus ``gap``; the arms are then put in a
+    random order. The defaults are Xu et al.'s (2018, App. A; spec E3) thresholds
+    :math:`x^\top\theta\in(-0.88,1)` for the good arm and :math:`(-1,-0.93)` for the others,
+    expressed as click probabilities :math:`(1+x^\top\theta)/2`: (0.06, 1) and (0, 0.035).
+
+    Rewards are in {0, 1} with mean :math:`x^\top\theta`, ``theta = click_theta(ctr_scale)``.
+    With ``reduce=True`` (default) the arms are written in an orthonormal basis of their span
+    (dimension :math:`r\le\min(K,36)`): the means, the gaps, every
+    :math:`\|x_i-x_j\|_{A^{-1}}` and :math:`\det A/\det\lambda I` of a ridge estimate with
+    :math:`A=\lambda I+\sum x x^\top` are unchanged, so ridge-based algorithms behave exactly
+    as in 36 dimensions; only :math:`\|\theta\|` shrinks (pass the 36-dimensional norm as
+    ``S`` where the paper does). With ``reduce=False`` the 36-dimensional arms must span
+    :math:`\mathbb R^{36}`.
+    """
+    n_arms = check_int(n_arms, "n_arms", minimum=2)
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    gap = check_nonnegative(gap, "gap")
+    blo, bhi = map(float, best_range)
+    olo, ohi = map(float, other_range)
+    if not (0.0 <= blo < bhi <= 1.0 and 0.0 <= olo < ohi <= 1.0):
+        raise ValueError("best_range and other_range must be intervals (lo, hi) within [0, 1]")
+    X, _, _ = _click_tables()
+    theta = click_theta(ctr_scale)
+    m = X @ theta
+    good = np.flatnonzero((m > blo) & (m < bhi))
+    if good.size == 0:
+        raise ValueError(f"no candidate has a mean in {best_range} at ctr_scale = {ctr_scale}")
+    best = int(rng.choice(good))
+    pool = np.flatnonzero((m > olo) & (m < ohi) & (m <= m[best] - gap))
+    pool = pool[pool != best]
+    if pool.size < n_arms - 1:
+        raise ValueError(f"only {pool.size} candidates qualify as other arms; {n_arms - 1} needed")
+    others = rng.choice(pool, size=n_arms - 1, replace=False)
+    idx = rng.permutation(np.concatenate([[best], others]))
+    Xk = X[idx]
+    if reduce:
+        _, sv, Vt = np.linalg.svd(Xk, full_matrices=False)
+        r = int(np.sum(sv > 1e-10 * sv[0]))
+        V = Vt[:r].T
+        Xk, theta = Xk @ V, V.T @ theta
+    return BernoulliLinearBandit(
+        X=Xk, theta=theta,
+        name=f"click(K={n_arms}, ctr_scale={ctr_scale:g}, candidates={','.join(map(str, idx))})")

@@ -21,6 +21,14 @@ recomputed exactly from the counts and reward sums every ``refresh_every`` round
 Choices the text leaves open (spec ``xu2018_lingape.md``): every arm pulled once at the start;
 :math:`j\ne i_t`; ties broken at random; the ratio rule adds :math:`10^{-10}` to :math:`p_a` as
 the authors' code does (ASSUMED).
+
+Variants used to examine the paper's experiments (``radius`` and ``log_union`` of
+:func:`lingape`): the determinant bound (4) in place of (3), the radius of the authors' early
+script :math:`R\sqrt{d\log(K^2(1+t)/\delta)}+\lambda^{1/2}S`, and :math:`K` in place of
+:math:`K^2` in the logarithm. :func:`select_direction` computes :math:`B(t)`, :math:`i_t`,
+:math:`j_t` and :math:`C_t` directly from the counts and reward sums (the reference for the
+compiled loop). :func:`xy_static_ridge` is the XY-static allocation of the authors' real-data
+code (ridge estimate, every arm pulled once, rewards of any environment, e.g. Bernoulli).
 """
 
 from __future__ import annotations
@@ -32,13 +40,19 @@ import numba
 import numpy as np
 from scipy.optimize import linprog
 
+from ..designs import greedy_allocation
 from ..environments import BernoulliLinearBandit, GaussianLinearBandit
 from ..validation import as_matrix, as_vector, check_delta, check_int, check_nonnegative, check_positive
-from .soare import RunsResult
+from .soare import RunsResult, geometric_grid
 
-__all__ = ["ratio_weights", "h_epsilon", "LinGapEResult", "lingape", "lingape_runs", "RULES"]
+__all__ = ["ratio_weights", "h_epsilon", "LinGapEResult", "lingape", "lingape_runs", "RULES",
+           "RADII", "LOG_UNIONS", "confidence_radius", "select_direction", "xy_static_ridge"]
 
 RULES = ("greedy", "ratio")
+#: Confidence radii C_t: "det" (Eq. 3), "det-bound" (Eq. 4), "code" (the authors' early script).
+RADII = ("det", "det-bound", "code")
+#: Union bound inside the logarithm: over the K^2 pairs (the paper) or the K arms.
+LOG_UNIONS = ("pairs", "arms")
 
 
 def ratio_weights(X) -> tuple[np.ndarray, np.ndarray]:
@@ -101,6 +115,12 @@ class LinGapEResult:
     counts: np.ndarray
     stopped: bool
     correct: bool
+    #: reward sums per arm at the stop (with ``counts``, the whole state of the algorithm)
+    sums: np.ndarray | None = None
+    #: :math:`B(t)` at the stop (``<= epsilon`` when ``stopped``)
+    B: float = float("nan")
+    #: the challenger :math:`j_t` at the stop
+    challenger: int = -1
 
 
 @numba.njit(cache=True)
@@ -123,7 +143,7 @@ def _exact_state(X, counts, sums, reg):
 
 @numba.njit(cache=True)
 def _lingape_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, rule, P, max_steps,
-                    refresh_every, seed):
+                    refresh_every, seed, radius, union, L2):
     np.random.seed(seed)
     K, d = X.shape
     counts = np.zeros(K, dtype=np.int64)
@@ -138,11 +158,17 @@ def _lingape_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, rule, P, 
         sums[k] += r
     t = K
     H, mu, logdet = _exact_state(X, counts, sums, reg)
-    base = 2.0 * np.log(K * K / delta) - d * np.log(reg)
+    base = 2.0 * np.log(union / delta) - d * np.log(reg)
     Hcol = np.empty(K)
     since = 0
     while True:
-        Ct = R * np.sqrt(base + logdet) + np.sqrt(reg) * S
+        if radius == 0:       # Eq. 3
+            Ct = R * np.sqrt(base + logdet) + np.sqrt(reg) * S
+        elif radius == 1:     # Eq. 4
+            Ct = R * np.sqrt(2.0 * np.log(union / delta)
+                             + d * np.log(1.0 + t * L2 / (reg * d))) + np.sqrt(reg) * S
+        else:                 # the authors' early script
+            Ct = R * np.sqrt(d * np.log(union * (1.0 + t) / delta)) + np.sqrt(reg) * S
         # empirical best i_t (random ties)
         i_t = 0
         n_best = 1
@@ -164,7 +190,7 @@ def _lingape_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, rule, P, 
             if val > B:
                 B, j_t = val, j
         if B <= epsilon or t >= max_steps:
-            return t, i_t, counts, B <= epsilon
+            return t, i_t, counts, B <= epsilon, sums, B, j_t
         # arm to pull
         a = 0
         if rule == 0:
@@ -212,7 +238,8 @@ def _lingape_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, rule, P, 
 
 def lingape(env, rng, *, delta: float = 0.05, epsilon: float = 0.0, rule: str = "greedy",
             reg: float = 1.0, S: float | None = None, R: float | None = None,
-            max_steps: int = 10**9, refresh_every: int = 4096, weights=None) -> LinGapEResult:
+            max_steps: int = 10**9, refresh_every: int = 4096, weights=None,
+            radius: str = "det", log_union: str = "pairs") -> LinGapEResult:
     r"""One run of LinGapE (Xu et al. 2018, Algorithm 1) on a Gaussian or Bernoulli linear bandit.
 
     Parameters
@@ -231,6 +258,15 @@ def lingape(env, rng, *, delta: float = 0.05, epsilon: float = 0.0, rule: str = 
         Sub-Gaussian scale of the noise; default ``env.sigma`` (Gaussian) or 1/2 (Bernoulli).
     weights : (K, K, K) array, optional
         Precomputed :func:`ratio_weights` (the ratio rule computes them otherwise).
+    radius : ``"det"``, ``"det-bound"`` or ``"code"``
+        The confidence radius :math:`C_t` (see :func:`confidence_radius`): Eq. 3 (default, the
+        paper), its determinant bound Eq. 4, or the authors' early script's
+        :math:`R\sqrt{d\log(K^2(1+t)/\delta)}+\lambda^{1/2}S`.
+    log_union : ``"pairs"`` or ``"arms"``
+        :math:`K^2` (default, a union over pairs) or :math:`K` inside the logarithm.
+    max_steps : int
+        A run is cut after this many rounds (``stopped`` False); the state at the cut is
+        returned, so ``max_steps`` also serves to inspect the algorithm at a given round.
     """
     if not isinstance(env, (GaussianLinearBandit, BernoulliLinearBandit)):
         raise TypeError(f"env must be a Gaussian or Bernoulli linear bandit, got {type(env).__name__}")
@@ -246,6 +282,10 @@ def lingape(env, rng, *, delta: float = 0.05, epsilon: float = 0.0, rule: str = 
     R = (env.sigma if gaussian else 0.5) if R is None else check_positive(R, "R")
     max_steps = check_int(max_steps, "max_steps", minimum=env.K)
     refresh_every = check_int(refresh_every, "refresh_every", minimum=1)
+    if radius not in RADII:
+        raise ValueError(f"radius must be one of {RADII}, got {radius!r}")
+    if log_union not in LOG_UNIONS:
+        raise ValueError(f"log_union must be one of {LOG_UNIONS}, got {log_union!r}")
     if rule == "ratio":
         P = ratio_weights(env.X)[0] if weights is None else np.asarray(weights, dtype=float)
         if P.shape != (env.K,) * 3:
@@ -253,13 +293,17 @@ def lingape(env, rng, *, delta: float = 0.05, epsilon: float = 0.0, rule: str = 
     else:
         P = np.zeros((1, 1, 1))
     seed = int(rng.integers(2**31))
-    t, rec, counts, stopped = _lingape_kernel(
-        np.ascontiguousarray(env.X, dtype=float), env.means.astype(float), 0 if gaussian else 1,
+    X = np.ascontiguousarray(env.X, dtype=float)
+    t, rec, counts, stopped, sums, B, j_t = _lingape_kernel(
+        X, env.means.astype(float), 0 if gaussian else 1,
         float(env.sigma) if gaussian else 0.0, reg, R, S, delta, epsilon,
-        0 if rule == "greedy" else 1, np.ascontiguousarray(P), max_steps, refresh_every, seed)
+        0 if rule == "greedy" else 1, np.ascontiguousarray(P), max_steps, refresh_every, seed,
+        RADII.index(radius), float(env.K**2 if log_union == "pairs" else env.K),
+        float(np.max(np.sum(X**2, axis=1))))
     gaps = env.means.max() - env.means
     correct = bool(stopped and gaps[rec] <= epsilon + 1e-15)
-    return LinGapEResult(int(t), int(rec), counts, bool(stopped), correct)
+    return LinGapEResult(int(t), int(rec), counts, bool(stopped), correct, sums, float(B),
+                         int(j_t))
 
 
 def lingape_runs(env, n_runs: int, rng, **kw) -> RunsResult:
@@ -276,3 +320,198 @@ def lingape_runs(env, n_runs: int, rng, **kw) -> RunsResult:
         stopped=np.array([o.stopped for o in out]),
         counts=np.array([o.counts for o in out], dtype=np.int64),
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# Reference computations (direct NumPy): the radius, B(t), i_t and j_t
+# ---------------------------------------------------------------------------------------------
+
+
+def confidence_radius(t, logdet_ratio, *, d: int, K: int, delta: float, reg: float = 1.0,
+                      R: float = 1.0, S: float = 0.0, L: float = 1.0, radius: str = "det",
+                      log_union: str = "pairs"):
+    r"""The radius :math:`C_t` multiplying :math:`\|x_i-x_j\|_{A_t^{-1}}` in LinGapE's widths.
+
+    ``radius``:
+
+    ``"det"`` (Eq. 3)
+        :math:`R\sqrt{2\log(k/\delta)+\log(\det A_t/\det\lambda I)}+\lambda^{1/2}S`;
+    ``"det-bound"`` (Eq. 4, valid when :math:`\|x\|\le L`)
+        :math:`R\sqrt{2\log(k/\delta)+d\log(1+tL^2/(\lambda d))}+\lambda^{1/2}S`;
+    ``"code"`` (the authors' early script)
+        :math:`R\sqrt{d\log(k(1+t)/\delta)}+\lambda^{1/2}S`,
+
+    with :math:`k=K^2` (``log_union="pairs"``) or :math:`K` (``"arms"``). ``t`` is the number
+    of rounds and ``logdet_ratio`` is :math:`\log\det A_t-d\log\lambda` (used by ``"det"`` only).
+    Vectorised in ``t`` and ``logdet_ratio``.
+    """
+    if radius not in RADII:
+        raise ValueError(f"radius must be one of {RADII}, got {radius!r}")
+    if log_union not in LOG_UNIONS:
+        raise ValueError(f"log_union must be one of {LOG_UNIONS}, got {log_union!r}")
+    delta = check_delta(delta)
+    reg, R = check_positive(reg, "reg"), check_positive(R, "R")
+    S, L = check_nonnegative(S, "S"), check_positive(L, "L")
+    d, K = check_int(d, "d", minimum=1), check_int(K, "K", minimum=2)
+    k = K**2 if log_union == "pairs" else K
+    t = np.asarray(t, dtype=float)
+    if radius == "det":
+        inner = 2.0 * math.log(k / delta) + np.asarray(logdet_ratio, dtype=float)
+    elif radius == "det-bound":
+        inner = 2.0 * math.log(k / delta) + d * np.log1p(t * L**2 / (reg * d))
+    else:
+        inner = d * np.log(k * (1.0 + t) / delta)
+    return R * np.sqrt(inner) + math.sqrt(reg) * S
+
+
+@dataclass
+class Direction:
+    """The output of Select-direction (Algorithm 2) for one state."""
+
+    B: float                   #: :math:`B(t)=\hat\Delta_t(j_t,i_t)+\beta_t(j_t,i_t)`
+    i: int                     #: :math:`i_t`, the empirical best arm
+    j: int                     #: :math:`j_t`, the most ambiguous challenger
+    C: float                   #: the radius :math:`C_t`
+    theta: np.ndarray          #: the ridge estimate :math:`\hat\theta_t`
+    index: np.ndarray          #: :math:`\hat\Delta_t(j,i_t)+\beta_t(j,i_t)` for every arm j
+
+
+def select_direction(X, counts, sums, *, delta: float, reg: float = 1.0, R: float = 1.0,
+                     S: float = 0.0, radius: str = "det", log_union: str = "pairs") -> Direction:
+    r"""Select-direction (Xu et al. 2018, Algorithm 2), computed directly from the state.
+
+    With :math:`A_t=\lambda I+\sum_kT_kx_kx_k^\top`, :math:`\hat\theta_t=A_t^{-1}\sum_kx_kS_k`
+    (``counts`` :math:`T_k` and reward ``sums`` :math:`S_k`), :math:`i_t=\arg\max_ix_i^\top\hat\theta_t`,
+    :math:`j_t=\arg\max_{j\ne i_t}\hat\Delta_t(j,i_t)+\|x_j-x_{i_t}\|_{A_t^{-1}}C_t` and
+    :math:`B(t)` its value. A plain NumPy reference for the compiled loop of :func:`lingape`
+    (which keeps the same quantities by rank-one updates); LinGapE stops when
+    :math:`B(t)\le\epsilon`.
+    """
+    X = as_matrix(X, "X", min_rows=2)
+    K, d = X.shape
+    counts = as_vector(counts, "counts", size=K)
+    sums = as_vector(sums, "sums", size=K)
+    reg = check_positive(reg, "reg")
+    A = reg * np.eye(d) + (X.T * counts) @ X
+    theta = np.linalg.solve(A, X.T @ sums)
+    mu = X @ theta
+    sign, logdet = np.linalg.slogdet(A)
+    L = float(np.sqrt(np.max(np.sum(X**2, axis=1))))
+    C = float(confidence_radius(counts.sum(), logdet - d * math.log(reg), d=d, K=K, delta=delta,
+                                reg=reg, R=R, S=S, L=L, radius=radius, log_union=log_union))
+    i = int(np.argmax(mu))
+    Y = X - X[i]
+    norms = np.sqrt(np.maximum(np.einsum("kd,kd->k", Y, np.linalg.solve(A, Y.T).T), 0.0))
+    index = mu - mu[i] + norms * C
+    index[i] = -np.inf
+    j = int(np.argmax(index))
+    return Direction(float(index[j]), i, j, C, theta, index)
+
+
+# ---------------------------------------------------------------------------------------------
+# XY-static of the authors' real-data code (ridge estimate, any reward distribution)
+# ---------------------------------------------------------------------------------------------
+
+
+def _ridge_first_stop(X, A0, steps, counts, sums, delta, c, union):
+    """First grid index where the empirical best beats every arm by its Soare width (ridge)."""
+    K = X.shape[0]
+    A = A0[None] + np.einsum("ck,ki,kj->cij", counts.astype(float), X, X)
+    H = np.einsum("ki,cij,lj->ckl", X, np.linalg.inv(A), X)
+    dg = np.einsum("ckk->ck", H)
+    D = np.maximum(dg[:, :, None] + dg[:, None, :] - 2.0 * H, 0.0)
+    k = K**2 if union == "pairs" else K
+    logn = np.log(6.0 * np.asarray(steps, float) ** 2 * k / (math.pi**2 * delta))
+    W = c * np.sqrt(logn)[:, None, None] * np.sqrt(D)
+    mu = np.einsum("ckl,rcl->rck", H, sums)
+    best = np.argmax(mu, axis=2)
+    mu_best = np.take_along_axis(mu, best[..., None], axis=2)
+    Wb = W[np.arange(W.shape[0])[None, :], best]
+    slack = mu_best - mu - Wb
+    slack[np.arange(slack.shape[0])[:, None], np.arange(slack.shape[1])[None, :], best] = np.inf
+    ok = slack.min(axis=2) >= 0.0
+    first = np.where(ok.any(axis=1), ok.argmax(axis=1), -1)
+    rec = np.where(first >= 0, best[np.arange(best.shape[0]), np.maximum(first, 0)], -1)
+    return first, rec
+
+
+def xy_static_ridge(env, n_runs: int, rng, *, delta: float = 0.05, sigma: float = 1.0,
+                    reg: float = 0.01, log_union: str = "pairs", grid_ratio: float = 1e-2,
+                    block_rtol: float = 1e-3, max_samples: int = 10**9, chunk: int = 128
+                    ) -> RunsResult:
+    r"""XY-static as in the authors' real-data code (Xu et al. 2018, Sec. 7.2; spec E3).
+
+    :math:`A=\text{reg}\,I` plus one pull of every arm, then the greedy XY rule over all pairs
+    (:func:`bai.designs.greedy_allocation` with ``A0 = reg I``; ``block_rtol`` as there). The
+    ridge estimate :math:`\hat\theta=A^{-1}b` is checked on a geometric grid of ratio
+    ``1 + grid_ratio``: stop when the empirical best arm beats every other arm by
+    :math:`2\sqrt2\sigma\|y\|_{A^{-1}}\sqrt{\log(6n^2k/(\pi^2\delta))}`, :math:`k=K^2`
+    (``log_union="pairs"``) or :math:`K`. The path does not depend on the rewards and is shared
+    by the ``n_runs`` replications; each draws its per-arm reward sums exactly between grid
+    points with ``env.sample_sums`` (Gaussian or Binomial). A reported stopping time exceeds
+    the every-step one by at most a factor ``1 + grid_ratio``.
+    """
+    if not isinstance(env, (GaussianLinearBandit, BernoulliLinearBandit)):
+        raise TypeError(f"env must be a Gaussian or Bernoulli linear bandit, got {type(env).__name__}")
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    if log_union not in LOG_UNIONS:
+        raise ValueError(f"log_union must be one of {LOG_UNIONS}, got {log_union!r}")
+    n_runs = check_int(n_runs, "n_runs", minimum=1)
+    delta = check_delta(delta)
+    c = 2.0 * math.sqrt(2.0) * check_positive(sigma, "sigma")
+    reg = check_positive(reg, "reg")
+    grid_ratio = check_positive(grid_ratio, "grid_ratio")
+    X, K, d = np.ascontiguousarray(env.X, dtype=float), env.K, env.d
+    A0 = reg * np.eye(d)
+    iu, ju = np.triu_indices(K, k=1)
+    Y = X[iu] - X[ju]
+    seed = int(rng.integers(2**31))
+    counts = np.ones(K, dtype=np.int64)
+    n = K
+    max_samples = check_int(max_samples, "max_samples", minimum=n + 1)
+    sums = env.sample_sums(np.broadcast_to(counts, (n_runs, K)), rng)
+    stop_t = np.full(n_runs, max_samples, dtype=np.int64)
+    rec = np.full(n_runs, -1, dtype=np.int64)
+    stop_counts = np.zeros((n_runs, K), dtype=np.int64)
+    active = np.ones(n_runs, dtype=bool)
+    f0, r0 = _ridge_first_stop(X, A0, np.array([n]), counts[None], sums[:, None, :], delta, c,
+                               log_union)
+    hit = f0 >= 0
+    stop_t[hit], rec[hit], stop_counts[hit] = n, r0[hit], counts
+    active &= ~hit
+    horizon = max(10**4, 4 * n)
+    segment = 0
+    while active.any() and n < max_samples:
+        target = min(horizon, max_samples)
+        steps = geometric_grid(n, target, grid_ratio)[1:]
+        res = greedy_allocation(X, Y, target - n, initial_counts=counts.copy(), A0=A0,
+                                seed=(seed + segment) % (2**31), record_at=steps - n,
+                                keep_arms=False, block_rtol=block_rtol)
+        path = res.recorded
+        segment += 1
+        prev = np.vstack([counts[None, :], path[:-1]])
+        inc = path - prev
+        for lo in range(0, steps.size, chunk):
+            hi = min(lo + chunk, steps.size)
+            idx = np.flatnonzero(active)
+            if idx.size == 0:
+                break
+            dS = env.sample_sums(np.broadcast_to(inc[lo:hi], (idx.size, hi - lo, K)), rng)
+            traj = sums[idx, None, :] + np.cumsum(dS, axis=1)
+            f, r = _ridge_first_stop(X, A0, steps[lo:hi], path[lo:hi], traj, delta, c, log_union)
+            sums[idx] = traj[:, -1, :]
+            hit = f >= 0
+            if hit.any():
+                rows = idx[hit]
+                stop_t[rows] = steps[lo:hi][f[hit]]
+                rec[rows] = r[hit]
+                stop_counts[rows] = path[lo:hi][f[hit]]
+                active[rows] = False
+        counts, n = path[-1].copy(), int(steps[-1])
+        horizon *= 2
+    stop_counts[active] = counts
+    return RunsResult(strategy="XY-static (ridge)", stopping_time=stop_t, recommendation=rec,
+                      correct=rec == env.best_item, stopped=~active, counts=stop_counts,
+                      info={"grid_ratio": grid_ratio, "block_rtol": block_rtol, "reg": reg,
+                            "sigma": sigma, "tie_seed": seed})
