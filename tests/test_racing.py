@@ -109,23 +109,29 @@ def _reference_racing(env, seed, k, delta):
         t += 1
         rad = float(lil_radius(F[a], delta / n, env.sigmas[a]))
         lcb[a], ucb[a] = s[a] / F[a] - rad, s[a] / F[a] + rad
-        while S:
-            kt = k - len(A)
-            U = sorted((ucb[i] for i in S), reverse=True)
-            L = sorted((lcb[i] for i in S), reverse=True)
-            if kt == 0:
-                acc, rej = [], list(S)
-            elif len(S) <= kt:
-                acc, rej = list(S), []
-            else:
-                acc = [i for i in S if lcb[i] > U[kt]]
-                rej = [i for i in S if ucb[i] < L[kt - 1]]
-            if not acc and not rej:
-                break
-            A += acc
-            Rj += rej
-            S = [i for i in S if i not in acc and i not in rej]
+        S, A, Rj = _update_sets(S, A, Rj, ucb, lcb, k)
     return t, sorted(A), F
+
+
+def _update_sets(S, A, Rj, ucb, lcb, k):
+    """UpdateArmSets (Algorithm 1), repeated until nothing changes; plain Python."""
+    while S:
+        kt = k - len(A)
+        U = sorted((ucb[i] for i in S), reverse=True)
+        L = sorted((lcb[i] for i in S), reverse=True)
+        if kt == 0:
+            acc, rej = [], list(S)
+        elif len(S) <= kt:
+            acc, rej = list(S), []
+        else:
+            acc = [i for i in S if lcb[i] > U[kt]]
+            rej = [i for i in S if ucb[i] < L[kt - 1]]
+        if not acc and not rej:
+            break
+        A = A + acc
+        Rj = Rj + rej
+        S = [i for i in S if i not in acc and i not in rej]
+    return S, A, Rj
 
 
 @pytest.mark.parametrize("k", [1, 2])
@@ -221,24 +227,7 @@ def test_parallel_is_faster_than_sequential():
 
 
 def _reference_update(ucb, lcb, k):
-    n = len(ucb)
-    S, A, Rj = list(range(n)), [], []
-    while S:
-        kt = k - len(A)
-        U = sorted((ucb[i] for i in S), reverse=True)
-        L = sorted((lcb[i] for i in S), reverse=True)
-        if kt == 0:
-            acc, rej = [], list(S)
-        elif len(S) <= kt:
-            acc, rej = list(S), []
-        else:
-            acc = [i for i in S if lcb[i] > U[kt]]
-            rej = [i for i in S if ucb[i] < L[kt - 1]]
-        if not acc and not rej:
-            break
-        A += acc
-        Rj += rej
-        S = [i for i in S if i not in acc and i not in rej]
+    _, A, Rj = _update_sets(list(range(len(ucb))), [], [], ucb, lcb, k)
     return sorted(A), sorted(Rj)
 
 

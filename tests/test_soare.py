@@ -149,6 +149,7 @@ def test_adaptive_phase_rule_eq18():
     # the first phase stops exactly when max_y ||y||^2_{A^-1} <= alpha / (d(d+1)+1)
     env = soare_benchmark(3)
     res = S.xy_adaptive(env, 1, np.random.default_rng(5), reading="no-reset")
+    assert res.info["phases"][0] >= 1
     X = env.X
     Y = D.PairwiseDifferences(X).all_vectors()
     thr = 0.1 / (3 * 4 + 1)

@@ -413,6 +413,23 @@ class InnerQPResult:
     eta: float
 
 
+def _inner_args(w1, wk, mu1, muk, q, M):
+    """Validate the arguments of the inner QP of (8) (shared by both solvers)."""
+    mu1 = as_vector(mu1, "mu1")
+    L = mu1.size
+    muk = as_vector(muk, "muk", size=L)
+    w1 = as_vector(w1, "w1", size=L)
+    wk = as_vector(wk, "wk", size=L)
+    for name, v in (("w1", w1), ("wk", wk)):
+        if np.any(v < 0):
+            raise ValueError(f"{name} must be non-negative")
+    q = check_probability_vector(q, "q", size=L)
+    M = check_int(M, "M", minimum=0)
+    if M > L:
+        raise ValueError(f"M must be at most L = {L}, got {M}")
+    return w1, wk, mu1, muk, q, M
+
+
 def inner_qp(w1, wk, mu1, muk, q, M) -> InnerQPResult:
     r"""The inner convex QP of :math:`f^{opt}_\mu` in (8), solved exactly from its KKT conditions.
 
@@ -448,18 +465,8 @@ def inner_qp(w1, wk, mu1, muk, q, M) -> InnerQPResult:
     -------
     InnerQPResult
     """
-    mu1 = as_vector(mu1, "mu1")
+    w1, wk, mu1, muk, q, M = _inner_args(w1, wk, mu1, muk, q, M)
     L = mu1.size
-    muk = as_vector(muk, "muk", size=L)
-    w1 = as_vector(w1, "w1", size=L)
-    wk = as_vector(wk, "wk", size=L)
-    for name, v in (("w1", w1), ("wk", wk)):
-        if np.any(v < 0):
-            raise ValueError(f"{name} must be non-negative")
-    q = check_probability_vector(q, "q", size=L)
-    M = check_int(M, "M", minimum=0)
-    if M > L:
-        raise ValueError(f"M must be at most L = {L}, got {M}")
     total = w1.sum() + wk.sum()
     if not total > 0:
         raise ValueError("w1 and wk must not both be zero")
@@ -484,15 +491,8 @@ def inner_qp_cvxpy(w1, wk, mu1, muk, q, M) -> InnerQPResult:
     """
     import cvxpy as cp
 
-    mu1 = as_vector(mu1, "mu1")
+    w1, wk, mu1, muk, q, M = _inner_args(w1, wk, mu1, muk, q, M)
     L = mu1.size
-    muk = as_vector(muk, "muk", size=L)
-    w1 = as_vector(w1, "w1", size=L)
-    wk = as_vector(wk, "wk", size=L)
-    q = check_probability_vector(q, "q", size=L)
-    M = check_int(M, "M", minimum=0)
-    if M > L:
-        raise ValueError(f"M must be at most L = {L}, got {M}")
     x = cp.Variable(L)
     y = cp.Variable(L)
     quality = q @ y >= q @ x

@@ -40,10 +40,9 @@ import numba
 import numpy as np
 from scipy.optimize import linprog
 
-from ..designs import greedy_allocation
 from ..environments import BernoulliLinearBandit, GaussianLinearBandit
 from ..validation import as_matrix, as_vector, check_delta, check_int, check_nonnegative, check_positive
-from .soare import RunsResult, geometric_grid
+from .soare import RunsResult, simulate_static_path
 
 __all__ = ["ratio_weights", "h_epsilon", "LinGapEResult", "lingape", "lingape_runs", "RULES",
            "RADII", "LOG_UNIONS", "confidence_radius", "select_direction", "xy_static_ridge"]
@@ -142,6 +141,14 @@ def _exact_state(X, counts, sums, reg):
 
 
 @numba.njit(cache=True)
+def _reward(noise, mean, sigma):
+    """One reward: Gaussian (noise 0) or Bernoulli (noise 1)."""
+    if noise == 0:
+        return mean + sigma * np.random.standard_normal()
+    return 1.0 if np.random.random() < mean else 0.0
+
+
+@numba.njit(cache=True)
 def _lingape_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, rule, P, max_steps,
                     refresh_every, seed, radius, union, L2):
     np.random.seed(seed)
@@ -150,10 +157,7 @@ def _lingape_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, rule, P, 
     sums = np.zeros(K)
     # initialisation: every arm once
     for k in range(K):
-        if noise == 0:
-            r = means[k] + sigma * np.random.standard_normal()
-        else:
-            r = 1.0 if np.random.random() < means[k] else 0.0
+        r = _reward(noise, means[k], sigma)
         counts[k] += 1
         sums[k] += r
     t = K
@@ -211,10 +215,7 @@ def _lingape_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, rule, P, 
                 sc = counts[k] / (P[i_t, j_t, k] + 1e-10)
                 if sc < best:
                     best, a = sc, k
-        if noise == 0:
-            r = means[a] + sigma * np.random.standard_normal()
-        else:
-            r = 1.0 if np.random.random() < means[a] else 0.0
+        r = _reward(noise, means[a], sigma)
         counts[a] += 1
         sums[a] += r
         t += 1
@@ -467,50 +468,17 @@ def xy_static_ridge(env, n_runs: int, rng, *, delta: float = 0.05, sigma: float 
     iu, ju = np.triu_indices(K, k=1)
     Y = X[iu] - X[ju]
     seed = int(rng.integers(2**31))
-    counts = np.ones(K, dtype=np.int64)
-    n = K
-    max_samples = check_int(max_samples, "max_samples", minimum=n + 1)
-    sums = env.sample_sums(np.broadcast_to(counts, (n_runs, K)), rng)
-    stop_t = np.full(n_runs, max_samples, dtype=np.int64)
-    rec = np.full(n_runs, -1, dtype=np.int64)
-    stop_counts = np.zeros((n_runs, K), dtype=np.int64)
-    active = np.ones(n_runs, dtype=bool)
-    f0, r0 = _ridge_first_stop(X, A0, np.array([n]), counts[None], sums[:, None, :], delta, c,
-                               log_union)
-    hit = f0 >= 0
-    stop_t[hit], rec[hit], stop_counts[hit] = n, r0[hit], counts
-    active &= ~hit
-    horizon = max(10**4, 4 * n)
-    segment = 0
-    while active.any() and n < max_samples:
-        target = min(horizon, max_samples)
-        steps = geometric_grid(n, target, grid_ratio)[1:]
-        res = greedy_allocation(X, Y, target - n, initial_counts=counts.copy(), A0=A0,
-                                seed=(seed + segment) % (2**31), record_at=steps - n,
-                                keep_arms=False, block_rtol=block_rtol)
-        path = res.recorded
-        segment += 1
-        prev = np.vstack([counts[None, :], path[:-1]])
-        inc = path - prev
-        for lo in range(0, steps.size, chunk):
-            hi = min(lo + chunk, steps.size)
-            idx = np.flatnonzero(active)
-            if idx.size == 0:
-                break
-            dS = env.sample_sums(np.broadcast_to(inc[lo:hi], (idx.size, hi - lo, K)), rng)
-            traj = sums[idx, None, :] + np.cumsum(dS, axis=1)
-            f, r = _ridge_first_stop(X, A0, steps[lo:hi], path[lo:hi], traj, delta, c, log_union)
-            sums[idx] = traj[:, -1, :]
-            hit = f >= 0
-            if hit.any():
-                rows = idx[hit]
-                stop_t[rows] = steps[lo:hi][f[hit]]
-                rec[rows] = r[hit]
-                stop_counts[rows] = path[lo:hi][f[hit]]
-                active[rows] = False
-        counts, n = path[-1].copy(), int(steps[-1])
-        horizon *= 2
-    stop_counts[active] = counts
+
+    def first_stop(steps, path, traj):
+        return _ridge_first_stop(X, A0, steps, path, traj, delta, c, log_union)
+
+    def draw(inc, rows):
+        return env.sample_sums(np.broadcast_to(inc, (rows,) + inc.shape), rng)
+
+    stop_t, rec, stop_counts, active = simulate_static_path(
+        X, Y, np.ones(K, dtype=np.int64), n_runs, first_stop, draw, seed=seed,
+        grid_ratio=grid_ratio, max_samples=max_samples, first_horizon=10**4, chunk=chunk,
+        block_rtol=block_rtol, A0=A0)
     return RunsResult(strategy="XY-static (ridge)", stopping_time=stop_t, recommendation=rec,
                       correct=rec == env.best_item, stopped=~active, counts=stop_counts,
                       info={"grid_ratio": grid_ratio, "block_rtol": block_rtol, "reg": reg,

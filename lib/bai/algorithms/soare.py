@@ -69,6 +69,7 @@ __all__ = [
     "AllocationPath",
     "static_path",
     "RunsResult",
+    "simulate_static_path",
     "static_allocation",
     "OraclePath",
     "xy_oracle",
@@ -349,6 +350,68 @@ def _check_rng(rng) -> np.random.Generator:
     return rng
 
 
+def simulate_static_path(X, Y, start_counts, n_runs: int, first_stop, draw, *, seed: int,
+                         grid_ratio: float, max_samples: int, first_horizon: int = 10**5,
+                         chunk: int = 256, block_rtol: float = 0.0, A0=None):
+    r"""Replications of a reward-independent greedy allocation with a stopping rule on a grid.
+
+    The greedy path (directions ``Y``, from ``start_counts``, prior ``A0``) is computed once
+    and extended by doubling the horizon until every run has stopped or ``max_samples`` is
+    reached; between grid points each run's per-arm reward sums get the increments
+    ``draw(inc, rows)`` (shape ``(rows,) + inc.shape``), and ``first_stop(steps, counts, sums)``
+    (like :func:`eq11_first_stop`) says where each run stops. Shared by the static strategies
+    of this module and the ridge XY-static of :mod:`bai.algorithms.lingape`.
+
+    Returns ``(stopping_time, recommendation, counts_at_stop, still_running)``.
+    """
+    X = np.ascontiguousarray(X, dtype=float)
+    K = X.shape[0]
+    counts = np.asarray(start_counts, dtype=np.int64).copy()
+    n = int(counts.sum())
+    max_samples = check_int(max_samples, "max_samples", minimum=n + 1)
+    chunk = check_int(chunk, "chunk", minimum=1)
+    sums = draw(counts[None, :], n_runs)[:, 0, :]
+    stop_t = np.full(n_runs, max_samples, dtype=np.int64)
+    rec = np.full(n_runs, -1, dtype=np.int64)
+    stop_counts = np.zeros((n_runs, K), dtype=np.int64)
+    active = np.ones(n_runs, dtype=bool)
+    # the first grid point (the initial pulls) is checked too
+    first, r0 = first_stop(np.array([n]), counts[None, :], sums[:, None, :])
+    hit = first >= 0
+    stop_t[hit], rec[hit], stop_counts[hit] = n, r0[hit], counts
+    active &= ~hit
+    horizon = max(first_horizon, 2 * n)
+    segment = 0
+    while active.any() and n < max_samples:
+        target = min(horizon, max_samples)
+        steps = geometric_grid(n, target, grid_ratio)[1:]
+        res = greedy_allocation(X, Y, target - n, initial_counts=counts.copy(), A0=A0,
+                                seed=(seed + segment) % (2**31), record_at=steps - n,
+                                keep_arms=False, block_rtol=block_rtol)
+        path = res.recorded
+        segment += 1
+        inc = path - np.vstack([counts[None, :], path[:-1]])              # (C, K)
+        for lo in range(0, steps.size, chunk):
+            hi = min(lo + chunk, steps.size)
+            idx = np.flatnonzero(active)
+            if idx.size == 0:
+                break
+            traj = sums[idx, None, :] + np.cumsum(draw(inc[lo:hi], idx.size), axis=1)
+            f, r = first_stop(steps[lo:hi], path[lo:hi], traj)
+            sums[idx] = traj[:, -1, :]
+            hit = f >= 0
+            if hit.any():
+                rows = idx[hit]
+                stop_t[rows] = steps[lo:hi][f[hit]]
+                rec[rows] = r[hit]
+                stop_counts[rows] = path[lo:hi][f[hit]]
+                active[rows] = False
+        counts, n = path[-1].copy(), int(steps[-1])
+        horizon *= 2
+    stop_counts[active] = counts
+    return stop_t, rec, stop_counts, active
+
+
 def static_allocation(env, rule: str, n_runs: int, rng, *, delta: float = 0.05,
                       grid_ratio: float = 1e-3, max_samples: int = 10**9,
                       first_horizon: int = 10**5, chunk: int = 256,
@@ -365,56 +428,22 @@ def static_allocation(env, rule: str, n_runs: int, rng, *, delta: float = 0.05,
     rng = _check_rng(rng)
     n_runs = check_int(n_runs, "n_runs", minimum=1)
     delta = check_delta(delta)
-    chunk = check_int(chunk, "chunk", minimum=1)
-    X, K = env.X, env.K
+    X = env.X
     Y = _rule_directions(X, rule)
     seed = int(rng.integers(2**31))
     counts = initial_counts(X)
-    n = int(counts.sum())
-    max_samples = check_int(max_samples, "max_samples", minimum=n + 1)
-    sums = env.sample_sums(np.broadcast_to(counts, (n_runs, K)), rng)
-    stop_t = np.full(n_runs, max_samples, dtype=np.int64)
-    rec = np.full(n_runs, -1, dtype=np.int64)
-    stop_counts = np.zeros((n_runs, K), dtype=np.int64)
-    active = np.ones(n_runs, dtype=bool)
-    # the first grid point (the initial pulls) is checked too
-    first, r0 = eq11_first_stop(X, np.array([n]), counts[None, :], sums[:, None, :], delta,
-                                sigma=env.sigma)
-    hit = first >= 0
-    stop_t[hit], rec[hit], stop_counts[hit] = n, r0[hit], counts
-    active &= ~hit
-    horizon = max(first_horizon, 2 * n)
-    segment = 0
-    while active.any() and n < max_samples:
-        target = min(horizon, max_samples)
-        steps = geometric_grid(n, target, grid_ratio)[1:]
-        res = greedy_allocation(X, Y, target - n, initial_counts=counts.copy(),
-                                seed=(seed + segment) % (2**31), record_at=steps - n,
-                                keep_arms=False, block_rtol=block_rtol)
-        path = res.recorded
-        segment += 1
-        prev = np.vstack([counts[None, :], path[:-1]])
-        inc = path - prev                                              # (C, K)
-        for lo in range(0, steps.size, chunk):
-            hi = min(lo + chunk, steps.size)
-            idx = np.flatnonzero(active)
-            if idx.size == 0:
-                break
-            z = rng.standard_normal((idx.size, hi - lo, K))
-            dS = inc[lo:hi] * env.means + env.sigma * np.sqrt(inc[lo:hi]) * z
-            traj = sums[idx, None, :] + np.cumsum(dS, axis=1)          # (R', C', K)
-            f, r = eq11_first_stop(X, steps[lo:hi], path[lo:hi], traj, delta, sigma=env.sigma)
-            sums[idx] = traj[:, -1, :]
-            hit = f >= 0
-            if hit.any():
-                rows = idx[hit]
-                stop_t[rows] = steps[lo:hi][f[hit]]
-                rec[rows] = r[hit]
-                stop_counts[rows] = path[lo:hi][f[hit]]
-                active[rows] = False
-        counts, n = path[-1].copy(), int(steps[-1])
-        horizon *= 2
-    stop_counts[active] = counts
+
+    def first_stop(steps, path, traj):
+        return eq11_first_stop(X, steps, path, traj, delta, sigma=env.sigma)
+
+    def draw(inc, rows):
+        z = rng.standard_normal((rows,) + inc.shape)
+        return inc * env.means + env.sigma * np.sqrt(inc) * z
+
+    stop_t, rec, stop_counts, active = simulate_static_path(
+        X, Y, counts, n_runs, first_stop, draw, seed=seed, grid_ratio=grid_ratio,
+        max_samples=max_samples, first_horizon=first_horizon, chunk=chunk,
+        block_rtol=block_rtol)
     stopped = ~active
     return RunsResult(strategy=f"{rule}-static", stopping_time=stop_t, recommendation=rec,
                       correct=rec == env.best_item, stopped=stopped, counts=stop_counts,
@@ -661,7 +690,6 @@ def xy_adaptive(env, n_runs: int, rng, *, delta: float = 0.05, alpha: float = 0.
     max_phases = check_int(max_phases, "max_phases", minimum=1)
     X, K, d = env.X, env.K, env.d
     start = initial_counts(X) if opts["init"] == "canonical" else np.ones(K, dtype=np.int64)
-    n0_pulls = int(start.sum())
     U_init = 1.0 / (d * (d + 1) + 1) if opts["U0"] == "rho0/n0" else 1.0
     n_init = d * (d + 1) + 1
     tie_seed = int(rng.integers(2**31))
