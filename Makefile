@@ -40,14 +40,15 @@ notebooks: $(STAMP)
 	$(BIN)/python scripts/run_chapters.py --twins
 
 # jupyter-book caches executed notebooks by their code cells only: when the library or the
-# committed data change, drop the cache so that every chapter re-executes on the current code.
+# committed data change, drop the cache and the Sphinx environment, so that every chapter
+# re-executes on the current code.
 LIB_HASH = $(shell find lib data -type f \( -name '*.py' -o -name '*.csv' \) | LC_ALL=C sort | xargs cat | sha1sum | cut -c1-16)
 
 book: $(STAMP) notebooks
 	@mkdir -p book/_build
 	@if [ "$$(cat book/_build/.lib-hash 2>/dev/null)" != "$(LIB_HASH)" ]; then \
 		echo "library or data changed: re-executing every chapter"; \
-		rm -rf book/_build/.jupyter_cache; fi
+		rm -rf book/_build/.jupyter_cache book/_build/.doctrees; fi
 	$(BIN)/jupyter-book build book -n -W --keep-going
 	@echo "$(LIB_HASH)" > book/_build/.lib-hash
 	@echo "book: open book/_build/html/index.html"
