@@ -1,0 +1,563 @@
+r"""RAGE: Randomized Adaptive Gap Elimination (Fiez, Jain, Jamieson, Ratliff, NeurIPS 2019).
+
+Algorithm 1 of the paper, for the transductive linear bandit (measure in :math:`\mathcal X`,
+identify :math:`z_*=\arg\max_{z\in\mathcal Z}z^\top\theta^*`). Round :math:`t=1,2,\dots`:
+
+1. :math:`\delta_t=\delta/t^2`;
+2. :math:`\lambda_t=\arg\min_\lambda\max_{y\in\mathcal Y(\hat{\mathcal Z}_t)}\|y\|^2_{A(\lambda)^{-1}}`
+   and :math:`\rho_t` its value (the **squared** norm, spec Sec. 5 item 1), computed by
+   :func:`bai.designs.solve_design` on :class:`bai.designs.PairwiseDifferences` (``solver="fast"``)
+   or by the paper's Frank--Wolfe (:func:`bai.designs.frank_wolfe_design`, ``solver="frank-wolfe"``);
+3. :math:`N_t=\max\{\lceil2(2^t)^2\rho_t(1+\epsilon)\log(|\mathcal Z|^2/\delta_t)\rceil,r(\epsilon)\}`
+   pulls, allocated by Pukelsheim's rounding (:func:`bai.designs.round_design`);
+4. :math:`\hat\theta_t=A_t^{+}b_t` from **this round's data only**;
+5. remove :math:`z` if some :math:`z'\in\hat{\mathcal Z}_t` has
+   :math:`\|z'-z\|_{A_t^{-1}}\sqrt{2\log(|\mathcal Z|^2/\delta_t)}<(z'-z)^\top\hat\theta_t`;
+6. stop when one item is left.
+
+How it is simulated
+-------------------
+The allocation of a round depends only on the active set :math:`\hat{\mathcal Z}_t` and on
+:math:`t`, so the per-arm reward sums of a round are drawn exactly,
+:math:`\mathcal N(N_{t,x}x^\top\theta,N_{t,x}\sigma^2)` (:meth:`GaussianLinearBandit.sample_sums`),
+instead of pull by pull. Designs are cached by the frozen set of active items (they depend on
+nothing else), so replications (:func:`rage_runs`) share them. The elimination test is a
+compiled loop over the pairs (items sorted by estimated value; only a better-estimated item
+can eliminate another), with an early exit at the first eliminator.
+
+If the arms do not span :math:`\mathbb R^d` (allowed by the environment when :math:`\mathcal Z`
+lies in their span), everything is expressed in an orthonormal basis of :math:`\mathrm{span}(\mathcal X)`;
+:math:`z^\top\theta` is unchanged because :math:`z` lies in that span.
+
+Readings (``reading=``)
+-----------------------
+``"paper"`` (default)
+    Algorithm 1 as printed, with :math:`r(\epsilon)=\lceil2p/\epsilon\rceil`, :math:`p` the
+    support size of :math:`\lambda_t` (App. B, Prop. 2: then :math:`N_t\ge 2p/\epsilon` and the
+    rounded design is within :math:`1+\epsilon` of :math:`\lambda_t`'s value). ASSUMED: the
+    paper leaves :math:`r(\cdot)` generic; this is the smallest value for which Prop. 2 gives
+    the :math:`(1+\epsilon)` slack and it equals the authors' code's ``2*factor*p``.
+``"code"``
+    The authors' public code ``RAGE.py`` (spec Sec. 2.1, "from authors' code, verify"):
+    :math:`N_t` with :math:`\log(2|\mathcal Z|^2/\delta_t)`; elimination width with
+    :math:`\log(2|\mathcal X|^2/\delta_t)` (|X|, not |Z| -- their bug when |X| != |Z|) and
+    "<=" in place of "<". ASSUMED: we also require :math:`(z'-z)^\top\hat\theta_t>0`, so that two
+    identical items (width 0) cannot eliminate each other.
+``"code-gap"``
+    The code's ``var=False`` branch: sizes as ``"code"``, but :math:`z` is removed when some
+    :math:`z'` has :math:`(z'-z)^\top\hat\theta_t\ge2^{-t}` (a commented-out line there has
+    :math:`2^{-(t+2)}`). Not Algorithm 1 and not used by the paper's experiments (the code's
+    default is ``var=True``, i.e. ``"code"``); kept for comparison only.
+
+Other choices: ``epsilon`` defaults to the experiments' :math:`1/10` (spec Sec. 4). Pseudo-inverses
+are used for :math:`A_t^{-1}` and :math:`\hat\theta_t` (as the authors' code; :math:`A_t` can be
+singular when :math:`\mathcal Y(\hat{\mathcal Z}_t)` spans a subspace). :math:`\rho_t` in
+:math:`N_t` is the value of the design actually used (what Prop. 2's guarantee refers to).
+
+:func:`theorem2_bound` is the phase sum of Theorem 2 with exact :math:`\rho(\mathcal Y(\mathcal S_t))`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numba
+import numpy as np
+
+from ..designs import PairwiseDifferences, frank_wolfe_design, round_design, solve_design
+from ..environments import GaussianLinearBandit
+from ..validation import as_matrix, as_vector, check_delta, check_int, check_positive
+from .soare import RunsResult
+
+__all__ = ["RAGEResult", "rage", "rage_runs", "theorem2_bound", "ideal_active_sets", "alba",
+           "alba_runs", "alba_width",
+           "SOLVERS", "READINGS", "r_epsilon", "round_size"]
+
+SOLVERS = ("fast", "frank-wolfe")
+READINGS = ("paper", "code", "code-gap")
+
+
+# ---------------------------------------------------------------------------------------------
+# Small pieces
+# ---------------------------------------------------------------------------------------------
+
+
+def r_epsilon(support_size: int, epsilon: float) -> int:
+    r""":math:`r(\epsilon)=\lceil 2p/\epsilon\rceil` (App. B, Prop. 2; = ``2*factor*p`` in the code)."""
+    p = check_int(support_size, "support_size", minimum=1)
+    epsilon = check_positive(epsilon, "epsilon")
+    return int(math.ceil(2.0 * p / epsilon - 1e-9))
+
+
+def round_size(t: int, rho_t: float, epsilon: float, n_items: int, delta: float, support_size: int,
+               *, reading: str = "paper") -> int:
+    r""":math:`N_t=\max\{\lceil2(2^t)^2\rho_t(1+\epsilon)\log(|\mathcal Z|^2/\delta_t)\rceil,r(\epsilon)\}`
+    with :math:`\delta_t=\delta/t^2` (Algorithm 1); the code reading has :math:`2|\mathcal Z|^2`."""
+    t = check_int(t, "t", minimum=1)
+    delta_t = check_delta(delta, "delta") / t**2
+    union = (2.0 if reading in ("code", "code-gap") else 1.0) * n_items**2
+    n = 2.0 * 4.0**t * rho_t * (1.0 + epsilon) * math.log(union / delta_t)
+    return max(int(math.ceil(n - 1e-9 * n)), r_epsilon(support_size, epsilon))
+
+
+@numba.njit(cache=True)
+def _eliminate_kernel(W, vals, c2, strict, thr=0.0):
+    """Survivors of the elimination test on active items (rows of W, values vals).
+
+    ``W`` are the items mapped so that ``||W_j - W_i||^2 = ||z_j - z_i||^2_{A^+}``; item ``i`` is
+    removed if some ``j`` has ``vals[j] - vals[i] > 0`` and ``c2 * ||W_j - W_i||^2 < (vals[j] -
+    vals[i])^2`` (``<=`` when not strict) and ``vals[j] - vals[i] >= thr``.
+    """
+    n, d = W.shape
+    order = np.argsort(-vals)
+    keep = np.ones(n, dtype=np.bool_)
+    for r in range(1, n):
+        i = order[r]
+        vi = vals[i]
+        for s in range(r):
+            j = order[s]
+            gap = vals[j] - vi
+            if gap <= 0.0:
+                break  # sorted: no later j has a larger value
+            nsq = 0.0
+            for a in range(d):
+                diff = W[j, a] - W[i, a]
+                nsq += diff * diff
+            lhs = c2 * nsq
+            rhs = gap * gap
+            if gap >= thr and ((strict and lhs < rhs) or ((not strict) and lhs <= rhs)):
+                keep[i] = False
+                break
+    return keep
+
+
+@dataclass
+class RAGEResult:
+    """One RAGE run.
+
+    Attributes
+    ----------
+    stopping_time : int
+        Total pulls (the sum of the rounds' :math:`N_t`).
+    recommendation : int
+        Index in ``env.Z`` of the returned item (``-1`` if cut by ``max_rounds``/``max_samples``).
+    correct, stopped : bool
+    counts : (K,) int array
+        Pulls per arm over all rounds.
+    rounds : int
+        Rounds played.
+    round_sizes : list of int
+        :math:`N_t` per round.
+    active_sizes : list of int
+        :math:`|\\hat{\\mathcal Z}_t|` at the start of each round.
+    rho : list of float
+        :math:`\\rho_t` (value of the design used) per round.
+    supports : list of int
+        Support size :math:`p` of :math:`\\lambda_t` per round.
+    active_sets : list of int arrays
+        :math:`\\hat{\\mathcal Z}_t` (indices in ``env.Z``) per round.
+    round_counts : list of (K,) int arrays
+        The rounded allocation of each round (sums to :math:`N_t`).
+    """
+
+    stopping_time: int
+    recommendation: int
+    correct: bool
+    stopped: bool
+    counts: np.ndarray
+    rounds: int
+    round_sizes: list = field(default_factory=list)
+    active_sizes: list = field(default_factory=list)
+    rho: list = field(default_factory=list)
+    supports: list = field(default_factory=list)
+    active_sets: list = field(default_factory=list)
+    round_counts: list = field(default_factory=list)
+
+
+class _Setup:
+    """Everything shared by the runs on one environment: the reduced coordinates and caches."""
+
+    def __init__(self, env, delta, epsilon, solver, reading):
+        if not isinstance(env, GaussianLinearBandit):
+            raise TypeError(f"env must be a GaussianLinearBandit, got {type(env).__name__}")
+        self.env = env
+        self.delta = check_delta(delta, "delta")
+        self.epsilon = check_positive(epsilon, "epsilon")
+        if solver not in SOLVERS:
+            raise ValueError(f"solver must be one of {SOLVERS}, got {solver!r}")
+        if reading not in READINGS:
+            raise ValueError(f"reading must be one of {READINGS}, got {reading!r}")
+        self.solver, self.reading = solver, reading
+        values = env.item_values
+        top = values.max()
+        if np.sum(values >= top - 1e-12 * max(1.0, abs(top))) > 1:
+            raise ValueError("env must have a unique best item in Z (RAGE would never stop)")
+        self.best = int(np.argmax(values))
+        X, Z = env.X, env.Z
+        # orthonormal basis of span(X): Z lies in it (checked by the environment)
+        _, s, Vt = np.linalg.svd(X, full_matrices=False)
+        rank = int(np.sum(s > 1e-10 * s[0]))
+        U = Vt[:rank].T
+        self.Xr = np.ascontiguousarray(X @ U)
+        self.Zr = np.ascontiguousarray(Z @ U)
+        self.n_items = Z.shape[0]
+        self._designs: dict = {}
+
+    def design(self, active: np.ndarray):
+        key = frozenset(active.tolist())
+        out = self._designs.get(key)
+        if out is None:
+            Y = PairwiseDifferences(self.Zr[active])
+            if self.solver == "fast":
+                res = solve_design(self.Xr, Y)
+            else:
+                res = frank_wolfe_design(self.Xr, Y)
+            out = (res.design, float(res.value), int(res.support.size))
+            self._designs[key] = out
+        return out
+
+
+def _run(setup: _Setup, rng, max_rounds: int, max_samples: int,
+         keep_rounds: bool = True) -> RAGEResult:
+    env = setup.env
+    Xr, Zr = setup.Xr, setup.Zr
+    K = Xr.shape[0]
+    active = np.arange(setup.n_items)
+    counts_total = np.zeros(K, dtype=np.int64)
+    total = 0
+    sizes, act_sizes, rhos, sups, sets, rcounts = [], [], [], [], [], []
+    t = 0
+    while active.size > 1:
+        t += 1
+        if t > max_rounds:
+            break
+        delta_t = setup.delta / t**2
+        lam, rho_t, p = setup.design(active)
+        N_t = round_size(t, rho_t, setup.epsilon, setup.n_items, setup.delta, p,
+                         reading=setup.reading)
+        if total + N_t > max_samples:
+            break
+        counts = round_design(lam, N_t)
+        sums = env.sample_sums(counts, rng)
+        A = (Xr.T * counts) @ Xr
+        Ainv = np.linalg.pinv(A, hermitian=True)
+        theta_hat = Ainv @ (Xr.T @ sums)
+        # ||z'-z||^2_{A^+} = ||(z'-z) L||^2 with A^+ = L L^T
+        ev, V = np.linalg.eigh((Ainv + Ainv.T) / 2)
+        L = V * np.sqrt(np.clip(ev, 0.0, None))
+        Za = Zr[active]
+        W = np.ascontiguousarray(Za @ L)
+        vals = Za @ theta_hat
+        thr = 0.0
+        if setup.reading == "paper":
+            c2 = 2.0 * math.log(setup.n_items**2 / delta_t)
+        elif setup.reading == "code":
+            c2 = 2.0 * math.log(2.0 * K**2 / delta_t)
+        else:  # "code-gap": the code's var=False branch, a fixed gap threshold 2^-t
+            c2, thr = 0.0, 2.0**-t
+        keep = _eliminate_kernel(W, vals, c2, setup.reading == "paper", thr)
+        counts_total += counts
+        total += N_t
+        sizes.append(int(N_t))
+        act_sizes.append(int(active.size))
+        rhos.append(rho_t)
+        sups.append(p)
+        if keep_rounds:
+            sets.append(active.copy())
+            rcounts.append(counts)
+        active = active[keep]
+    stopped = active.size == 1
+    rec = int(active[0]) if stopped else -1
+    return RAGEResult(stopping_time=int(total), recommendation=rec,
+                      correct=bool(stopped and rec == setup.best), stopped=bool(stopped),
+                      counts=counts_total, rounds=len(sizes), round_sizes=sizes,
+                      active_sizes=act_sizes, rho=rhos, supports=sups, active_sets=sets,
+                      round_counts=rcounts)
+
+
+def _check_rng(rng):
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    return rng
+
+
+def rage(env, rng, *, delta: float = 0.05, epsilon: float = 0.1, solver: str = "fast",
+         reading: str = "paper", max_rounds: int = 64, max_samples: int = 10**15) -> RAGEResult:
+    r"""One run of RAGE (Fiez et al. 2019, Algorithm 1).
+
+    Parameters
+    ----------
+    env : GaussianLinearBandit
+        Arms ``env.X`` (measurements), items ``env.Z`` (transductive; ``Z = X`` by default).
+    rng : numpy.random.Generator
+        Source of the rewards.
+    delta : float
+        Confidence, :math:`\delta_t=\delta/t^2`.
+    epsilon : float
+        Rounding slack :math:`\epsilon` (experiments: 1/10), :math:`r(\epsilon)=\lceil2p/\epsilon\rceil`.
+    solver : ``"fast"`` (:func:`bai.designs.solve_design`) or ``"frank-wolfe"`` (App. F)
+    reading : ``"paper"`` (Algorithm 1), ``"code"`` (the authors' constants) or ``"code-gap"``
+        (the code's fixed-threshold elimination); see the module docstring
+    max_rounds, max_samples : int
+        The run is cut (``stopped`` False, recommendation ``-1``) before a round that would
+        exceed ``max_rounds`` rounds or ``max_samples`` total pulls.
+    """
+    setup = _Setup(env, delta, epsilon, solver, reading)
+    _check_rng(rng)
+    max_rounds = check_int(max_rounds, "max_rounds", minimum=1)
+    max_samples = check_int(max_samples, "max_samples", minimum=1)
+    return _run(setup, rng, max_rounds, max_samples)
+
+
+def rage_runs(env, n_runs: int, rng, *, delta: float = 0.05, epsilon: float = 0.1,
+              solver: str = "fast", reading: str = "paper", max_rounds: int = 64,
+              max_samples: int = 10**15) -> RunsResult:
+    """``n_runs`` independent RAGE runs (one generator, designs shared through a cache keyed by
+    the active set) as a :class:`bai.algorithms.soare.RunsResult`; ``info`` holds the rounds,
+    the :math:`N_t` and active-set sizes per run, and the number of distinct designs solved."""
+    n_runs = check_int(n_runs, "n_runs", minimum=1)
+    setup = _Setup(env, delta, epsilon, solver, reading)
+    _check_rng(rng)
+    max_rounds = check_int(max_rounds, "max_rounds", minimum=1)
+    max_samples = check_int(max_samples, "max_samples", minimum=1)
+    out = [_run(setup, rng, max_rounds, max_samples, False) for _ in range(n_runs)]
+    return RunsResult(
+        strategy=f"RAGE ({reading}, {solver})",
+        stopping_time=np.array([o.stopping_time for o in out], dtype=np.int64),
+        recommendation=np.array([o.recommendation for o in out], dtype=np.int64),
+        correct=np.array([o.correct for o in out]),
+        stopped=np.array([o.stopped for o in out]),
+        counts=np.array([o.counts for o in out], dtype=np.int64),
+        info={"rounds": np.array([o.rounds for o in out]),
+              "round_sizes": [o.round_sizes for o in out],
+              "active_sizes": [o.active_sizes for o in out],
+              "n_designs": len(setup._designs)},
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Theorem 2
+# ---------------------------------------------------------------------------------------------
+
+
+def ideal_active_sets(Z, theta) -> list:
+    r"""The sets :math:`\mathcal S_t=\{z:\Delta(z)\le4\cdot2^{-t}\}` for
+    :math:`t=1..\lceil\log_2(4/\Delta_{\min})\rceil` (Theorem 2), as index arrays."""
+    Z = as_matrix(Z, "Z", min_rows=2)
+    theta = as_vector(theta, "theta", size=Z.shape[1])
+    v = Z @ theta
+    gaps = v.max() - v
+    pos = gaps[gaps > 1e-12 * max(1.0, np.abs(v).max())]
+    if pos.size != gaps.size - 1:
+        raise ValueError("the best item of Z under theta is not unique (a zero gap)")
+    T = int(math.ceil(math.log2(4.0 / pos.min())))
+    return [np.flatnonzero(gaps <= 4.0 * 2.0**-t) for t in range(1, T + 1)]
+
+
+def theorem2_bound(X, Z, theta, delta: float, epsilon: float = 0.1, *,
+                   support_size: int | None = None) -> float:
+    r"""Theorem 2's phase-sum bound on RAGE's sample count (holds w.p. :math:`\ge1-\delta`):
+
+    .. math:: \sum_{t=1}^{\lceil\log_2(4/\Delta_{\min})\rceil}\max\Big\{\Big\lceil2(2^t)^2
+       \rho(\mathcal Y(\mathcal S_t))(1+\epsilon)\log\frac{t^2|\mathcal Z|^2}{\delta}\Big\rceil,\
+       r(\epsilon)\Big\}
+
+    with exact :math:`\rho` (:func:`bai.designs.solve_design`); rounds with
+    :math:`|\mathcal S_t|=1` contribute nothing (RAGE has stopped). ASSUMED:
+    :math:`r(\epsilon)=\lceil2p/\epsilon\rceil` with ``support_size`` :math:`p`, by default the
+    Caratheodory bound :math:`\min(|\mathcal X|, r(r+1)/2+1)`, :math:`r` the rank of
+    :math:`\mathcal X` (the largest support RAGE's rounding may face). Requires
+    :math:`\max_z\Delta(z)\le2` (the theorem's assumption), else ``ValueError``.
+    """
+    X = as_matrix(X, "X", min_rows=1)
+    Z = as_matrix(Z, "Z", min_rows=2, n_cols=X.shape[1])
+    theta = as_vector(theta, "theta", size=X.shape[1])
+    delta = check_delta(delta, "delta")
+    epsilon = check_positive(epsilon, "epsilon")
+    v = Z @ theta
+    if (v.max() - v).max() > 2.0 + 1e-12:
+        raise ValueError("theorem2_bound assumes max_z Delta(z) <= 2 (Theorem 2); rescale theta")
+    _, s, Vt = np.linalg.svd(X, full_matrices=False)
+    rank = int(np.sum(s > 1e-10 * s[0]))
+    U = Vt[:rank].T
+    Xr, Zr = X @ U, Z @ U
+    if support_size is None:
+        support_size = min(X.shape[0], rank * (rank + 1) // 2 + 1)
+    r = r_epsilon(support_size, epsilon)
+    total = 0
+    for t, S in enumerate(ideal_active_sets(Z, theta), start=1):
+        if S.size < 2:
+            continue
+        rho_t = solve_design(Xr, PairwiseDifferences(Zr[S])).value
+        n = 2.0 * 4.0**t * rho_t * (1.0 + epsilon) * math.log(t**2 * Z.shape[0] ** 2 / delta)
+        total += max(int(math.ceil(n)), r)
+    return float(total)
+
+
+# ---------------------------------------------------------------------------------------------
+# ALBA with the Y-ElimTil subroutine (Tao, Blanco, Zhou 2018), as run by Fiez et al. (App. F)
+# ---------------------------------------------------------------------------------------------
+
+
+def _basis(X):
+    _, s, Vt = np.linalg.svd(X, full_matrices=False)
+    rank = int(np.sum(s > 1e-10 * s[0]))
+    return Vt[:rank].T
+
+
+def alba_width(y, M_inv, X, design, theta_hat, *, l: float, L: float, e_s: float) -> np.ndarray:
+    r"""The Y-ElimTil confidence width of the authors' ``ALBA_YELIM.py`` (``conf``), for the rows
+    ``y`` (from authors' code, verify): the minimum of
+
+    * :math:`\sqrt2L\|y\|_{M^{-1}}/\sqrt l+2L(\|y\|_2+\|y\|_{M^{-1}}\sqrt d)/(3l)+T`;
+    * :math:`\sqrt{2E/l}+(2(|y^\top\hat\theta|+e_s/2)+L\|y\|_{M^{-1}}\sqrt d)/(3l)+T`, with
+      :math:`E=\sum_x\lambda_x\big((y^\top M^{-1}x)(|x^\top\hat\theta|+e_s/2)\big)^2`,
+
+    where :math:`T=\sqrt{2(\|y\|^2_{M^{-1}}/l)(\sqrt{3d/l}+1)}`;
+
+    :math:`M=\sum_x\lambda_xxx^\top` is the design's (not the samples') matrix and ``l`` is
+    :math:`l_s` (not the number of samples), as in the code.
+    """
+    d = X.shape[1]
+    yM = y @ M_inv
+    y_var = np.sqrt(np.maximum(np.einsum("ij,ij->i", yM, y), 0.0))
+    y_norm = np.linalg.norm(y, axis=1)
+    tail = np.sqrt(2.0 * ((y_var**2 / l) * math.sqrt(3.0 * d / l) + y_var**2 / l))
+    err = (math.sqrt(2.0) * L * y_var / math.sqrt(l) + 2.0 * L * (y_norm + y_var * math.sqrt(d)) / (3.0 * l)
+           + tail)
+    inner = (yM @ X.T) * (np.abs(X @ theta_hat) + e_s / 2.0)[None, :]
+    expectation = (inner**2) @ design
+    ERR = (np.sqrt(2.0 * expectation / l)
+           + (2.0 * (np.abs(y @ theta_hat) + e_s / 2.0) + L * y_var * math.sqrt(d)) / (3.0 * l) + tail)
+    return np.minimum(err, ERR)
+
+
+class _AlbaSetup:
+    def __init__(self, env, delta):
+        if not isinstance(env, GaussianLinearBandit):
+            raise TypeError(f"env must be a GaussianLinearBandit, got {type(env).__name__}")
+        if env.Z is not env.X and not np.array_equal(env.Z, env.X):
+            raise ValueError("alba needs Z = X (ALBA is a linear-bandit, not a transductive, method)")
+        self.env = env
+        self.delta = check_delta(delta, "delta")
+        v = env.means
+        if np.sum(v >= v.max() - 1e-12 * max(1.0, abs(v.max()))) > 1:
+            raise ValueError("env must have a unique best arm")
+        self.best = int(np.argmax(v))
+        self.L = float(np.linalg.norm(env.theta))
+        self._designs: dict = {}
+
+    def design(self, active):
+        """G-optimal design over the arms in span(active arms), in that span's coordinates."""
+        key = frozenset(active.tolist())
+        out = self._designs.get(key)
+        if out is None:
+            X = self.env.X
+            U = _basis(X[active])
+            resid = np.linalg.norm(X - (X @ U) @ U.T, axis=1)
+            span = np.flatnonzero(resid <= 1e-9 * (1.0 + np.linalg.norm(X, axis=1)))
+            Xs = X[span] @ U
+            lam = np.zeros(X.shape[0])
+            lam[span] = solve_design(Xs, Xs).design
+            out = lam
+            self._designs[key] = out
+        return out
+
+
+def _alba_run(setup: _AlbaSetup, rng, max_steps: int, max_samples: int) -> RAGEResult:
+    env = setup.env
+    X = env.X
+    K, d = X.shape
+    L = setup.L
+    active = np.arange(K)
+    counts_total = np.zeros(K, dtype=np.int64)
+    total, steps, sizes, act_sizes = 0, 0, [], []
+    r = 0
+    cut = False
+    while active.size > 1 and not cut:
+        delta_r = 6.0 * setup.delta / (math.pi**2 * (r + 1) ** 2)
+        p = math.floor(d / 2**r)
+        s = 1
+        n_round = active.size
+        while active.size > p:
+            if steps >= max_steps:
+                cut = True
+                break
+            delta_s = 6.0 * delta_r / (math.pi**2 * s**2)
+            e_s = 2.0**-s
+            c0 = max(4.0 * L**2, 3.0)
+            l_s = 4.0 * c0 * (2.0 + (6.0 + 4.0 / 1.1**s) * d) * (1.1**s / 4.0) ** 2
+            n = int(math.ceil(l_s * math.log(5.0 * n_round**2 / (2.0 * delta_s))))
+            if total + n > max_samples:
+                cut = True
+                break
+            lam = setup.design(active)
+            counts = rng.multinomial(n, lam)
+            sums = env.sample_sums(counts, rng)
+            M = (X.T * lam) @ X
+            M_inv = np.linalg.pinv(M, hermitian=True)
+            theta_hat = np.linalg.pinv(n * M, hermitian=True) @ (X.T @ sums)
+            vals = X[active] @ theta_hat
+            top = active[int(np.argmax(vals))]
+            y = X[top][None, :] - X[active]
+            width = alba_width(y, M_inv, X, lam, theta_hat, l=l_s, L=L, e_s=e_s)
+            drop = (width < y @ theta_hat) & (active != top)
+            counts_total += counts
+            total += n
+            steps += 1
+            sizes.append(n)
+            act_sizes.append(int(active.size))
+            active = active[~drop]
+            s += 1
+        r += 1
+    stopped = active.size == 1
+    rec = int(active[0]) if stopped else -1
+    return RAGEResult(stopping_time=int(total), recommendation=rec,
+                      correct=bool(stopped and rec == setup.best), stopped=bool(stopped),
+                      counts=counts_total, rounds=steps, round_sizes=sizes, active_sizes=act_sizes)
+
+
+def alba(env, rng, *, delta: float = 0.05, max_steps: int = 10_000,
+         max_samples: int = 10**15) -> RAGEResult:
+    r"""One run of ALBA with Y-ElimTil (Tao et al. 2018), as in the RAGE authors' ``ALBA_YELIM.py``
+    (spec Sec. 2.4; constants from authors' code, verify).
+
+    Outer rounds :math:`r=0,1,\dots`, :math:`\delta_r=6\delta/(\pi^2(r+1)^2)`, eliminate until at most
+    :math:`\lfloor d/2^r\rfloor` arms remain; inner steps :math:`s=1,2,\dots` with
+    :math:`\delta_s=6\delta_r/(\pi^2s^2)`, :math:`\epsilon_s=2^{-s}`, :math:`c_0=\max(4\|\theta^*\|^2,3)`,
+    :math:`l_s=4c_0(2+(6+4/1.1^s)d)(1.1^s/4)^2`, and
+    :math:`\lceil l_s\log(5n_r^2/(2\delta_s))\rceil` i.i.d. draws (here: a multinomial count vector, then
+    exact per-arm sums) from the G-optimal design on the arms spanning the active arms' span;
+    :math:`\hat\theta=(nM)^{+}b`; every active arm whose :func:`alba_width` to the empirical best
+    is below its estimated gap is removed. ``rounds`` of the result counts inner steps.
+
+    ASSUMED: the G-optimal design is solved exactly (:func:`bai.designs.solve_design`) instead of
+    the code's Frank--Wolfe with its stopping rule; :math:`\|\theta^*\|` is known (the code's
+    ``norm_bound``). ``Z`` must equal ``X``.
+    """
+    setup = _AlbaSetup(env, delta)
+    _check_rng(rng)
+    max_steps = check_int(max_steps, "max_steps", minimum=1)
+    max_samples = check_int(max_samples, "max_samples", minimum=1)
+    return _alba_run(setup, rng, max_steps, max_samples)
+
+
+def alba_runs(env, n_runs: int, rng, *, delta: float = 0.05, max_steps: int = 10_000,
+              max_samples: int = 10**15) -> RunsResult:
+    """``n_runs`` independent :func:`alba` runs (designs cached by active set) as a RunsResult."""
+    n_runs = check_int(n_runs, "n_runs", minimum=1)
+    setup = _AlbaSetup(env, delta)
+    _check_rng(rng)
+    max_steps = check_int(max_steps, "max_steps", minimum=1)
+    max_samples = check_int(max_samples, "max_samples", minimum=1)
+    out = [_alba_run(setup, rng, max_steps, max_samples) for _ in range(n_runs)]
+    return RunsResult(
+        strategy="ALBA (Y-ElimTil)",
+        stopping_time=np.array([o.stopping_time for o in out], dtype=np.int64),
+        recommendation=np.array([o.recommendation for o in out], dtype=np.int64),
+        correct=np.array([o.correct for o in out]),
+        stopped=np.array([o.stopped for o in out]),
+        counts=np.array([o.counts for o in out], dtype=np.int64),
+        info={"steps": np.array([o.rounds for o in out]), "n_designs": len(setup._designs)},
+    )
