@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .validation import (
+    check_rng,
     as_matrix,
     as_vector,
     check_arms,
@@ -33,10 +34,6 @@ __all__ = [
 ]
 
 
-def _check_rng(rng) -> np.random.Generator:
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
-    return rng
 
 
 def _check_counts(counts, shape, name="counts") -> np.ndarray:
@@ -149,7 +146,7 @@ class GaussianLinearBandit(_LinearBandit):
     def pull(self, arm: int, rng: np.random.Generator) -> float:
         """One reward of arm index ``arm``."""
         arm = self._arm(arm)
-        return float(self.means[arm] + self.sigma * _check_rng(rng).standard_normal())
+        return float(self.means[arm] + self.sigma * check_rng(rng).standard_normal())
 
     def sample_sums(self, counts, rng: np.random.Generator) -> np.ndarray:
         r"""Sums of rewards of ``counts[k]`` pulls of each arm, drawn exactly:
@@ -158,7 +155,7 @@ class GaussianLinearBandit(_LinearBandit):
         ``counts`` may carry leading batch dimensions (``(..., K)``), e.g. one row per
         replication.
         """
-        rng = _check_rng(rng)
+        rng = check_rng(rng)
         c = self._counts(counts)
         return c * self.means + self.sigma * np.sqrt(c) * rng.standard_normal(c.shape)
 
@@ -190,11 +187,11 @@ class BernoulliLinearBandit(_LinearBandit):
     def pull(self, arm: int, rng: np.random.Generator) -> float:
         """One Bernoulli reward of arm index ``arm``."""
         arm = self._arm(arm)
-        return float(_check_rng(rng).random() < self.means[arm])
+        return float(check_rng(rng).random() < self.means[arm])
 
     def sample_sums(self, counts, rng: np.random.Generator) -> np.ndarray:
         """Sums of ``counts`` Bernoulli rewards per arm: Binomial draws (shape ``(..., K)``)."""
-        rng = _check_rng(rng)
+        rng = check_rng(rng)
         c = self._counts(counts)
         return rng.binomial(c, np.broadcast_to(self.means, c.shape)).astype(float)
 
@@ -250,11 +247,11 @@ class SubpopulationGaussian:
         k, l = check_int(k, "k", minimum=0), check_int(l, "l", minimum=0)
         if k >= self.K or l >= self.L:
             raise ValueError(f"(k, l) must index a cell of the {self.K} x {self.L} model, got ({k}, {l})")
-        return float(self.mu[k, l] + _check_rng(rng).standard_normal())
+        return float(self.mu[k, l] + check_rng(rng).standard_normal())
 
     def sample_sums(self, counts, rng: np.random.Generator) -> np.ndarray:
         """Per-cell reward sums of ``counts`` (shape ``(..., K, L)``) draws."""
-        rng = _check_rng(rng)
+        rng = check_rng(rng)
         c = np.asarray(counts)
         if c.shape[-2:] != self.mu.shape:
             raise ValueError(f"counts must end with shape {self.mu.shape}, got {c.shape}")
@@ -329,7 +326,7 @@ class DelayedFeedbackArms:
         arm = check_int(arm, "arm", minimum=0)
         if arm >= self.n_arms:
             raise ValueError(f"arm must be an index below {self.n_arms}, got {arm}")
-        rng = _check_rng(rng)
+        rng = check_rng(rng)
         x = self.means[arm] + self.sigmas[arm] * rng.standard_normal()
         if self.partial_sigmas is None:
             y, ty = float("nan"), float("nan")

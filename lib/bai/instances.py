@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from .environments import BernoulliLinearBandit, GaussianLinearBandit
-from .validation import as_vector, check_int, check_nonnegative, check_positive
+from .validation import check_rng, as_vector, check_int, check_nonnegative, check_positive
 
 __all__ = ["soare_benchmark", "canonical_bandit", "CLICK_DATA_DIR", "click_data",
            "click_candidates", "click_theta", "click_instance"]
@@ -148,8 +148,7 @@ def click_instance(n_arms: int, rng, *, ctr_scale: float = 10.0,
     :math:`\mathbb R^{36}`.
     """
     n_arms = check_int(n_arms, "n_arms", minimum=2)
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    check_rng(rng)
     gap = check_nonnegative(gap, "gap")
     blo, bhi = map(float, best_range)
     olo, ohi = map(float, other_range)

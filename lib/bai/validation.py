@@ -11,6 +11,7 @@ import numbers
 import numpy as np
 
 __all__ = [
+    "check_rng",
     "as_matrix",
     "as_vector",
     "check_arms",
@@ -141,3 +142,10 @@ def check_probability_vector(value, name: str, *, size: int | None = None,
     if abs(total - 1.0) > max(atol, 1e-6):
         raise ValueError(f"{name} must sum to 1, got {total}")
     return np.clip(p, 0.0, None) / np.clip(p, 0.0, None).sum()
+
+
+def check_rng(rng, name: str = "rng") -> np.random.Generator:
+    """A ``numpy.random.Generator`` (every simulation in the book takes one), else ``TypeError``."""
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"{name} must be a numpy.random.Generator, got {type(rng).__name__}")
+    return rng

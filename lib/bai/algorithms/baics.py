@@ -76,7 +76,7 @@ from ..lower_bounds import (
     _no_feasible_weights,
     check_instance,
 )
-from ..validation import as_matrix, as_vector, check_delta, check_int, check_nonnegative, check_positive
+from ..validation import check_rng, as_matrix, as_vector, check_delta, check_int, check_nonnegative, check_positive
 
 __all__ = [
     "ALGORITHMS",
@@ -374,15 +374,11 @@ def _check_env(env) -> SubpopulationGaussian:
     return env
 
 
-def _check_rng(rng) -> np.random.Generator:
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
-    return rng
 
 
 def _run(mode_name, env, rng, delta, tau_max, n0, glr_scale, step_size=1.0, projection="simplex"):
     env = _check_env(env)
-    rng = _check_rng(rng)
+    rng = check_rng(rng)
     delta = check_delta(delta)
     n0 = check_int(n0, "n0", minimum=1)
     tau_max = check_int(tau_max, "tau_max", minimum=1)

@@ -41,7 +41,7 @@ import numpy as np
 from scipy.optimize import linprog
 
 from ..environments import BernoulliLinearBandit, GaussianLinearBandit
-from ..validation import as_matrix, as_vector, check_delta, check_int, check_nonnegative, check_positive
+from ..validation import check_rng, as_matrix, as_vector, check_delta, check_int, check_nonnegative, check_positive
 from .soare import RunsResult, simulate_static_path
 
 __all__ = ["ratio_weights", "h_epsilon", "LinGapEResult", "lingape", "lingape_runs", "RULES",
@@ -271,8 +271,7 @@ def lingape(env, rng, *, delta: float = 0.05, epsilon: float = 0.0, rule: str = 
     """
     if not isinstance(env, (GaussianLinearBandit, BernoulliLinearBandit)):
         raise TypeError(f"env must be a Gaussian or Bernoulli linear bandit, got {type(env).__name__}")
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    check_rng(rng)
     if rule not in RULES:
         raise ValueError(f"rule must be one of {RULES}, got {rule!r}")
     delta = check_delta(delta)
@@ -313,14 +312,7 @@ def lingape_runs(env, n_runs: int, rng, **kw) -> RunsResult:
     if kw.get("rule") == "ratio" and kw.get("weights") is None:
         kw["weights"] = ratio_weights(env.X)[0]
     out = [lingape(env, rng, **kw) for _ in range(n_runs)]
-    return RunsResult(
-        strategy=f"LinGapE ({kw.get('rule', 'greedy')})",
-        stopping_time=np.array([o.stopping_time for o in out], dtype=np.int64),
-        recommendation=np.array([o.recommendation for o in out], dtype=np.int64),
-        correct=np.array([o.correct for o in out]),
-        stopped=np.array([o.stopped for o in out]),
-        counts=np.array([o.counts for o in out], dtype=np.int64),
-    )
+    return RunsResult.from_runs(f"LinGapE ({kw.get('rule', 'greedy')})", out)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -454,8 +446,7 @@ def xy_static_ridge(env, n_runs: int, rng, *, delta: float = 0.05, sigma: float 
     """
     if not isinstance(env, (GaussianLinearBandit, BernoulliLinearBandit)):
         raise TypeError(f"env must be a Gaussian or Bernoulli linear bandit, got {type(env).__name__}")
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    check_rng(rng)
     if log_union not in LOG_UNIONS:
         raise ValueError(f"log_union must be one of {LOG_UNIONS}, got {log_union!r}")
     n_runs = check_int(n_runs, "n_runs", minimum=1)

@@ -159,7 +159,7 @@ import numpy as np
 from scipy.special import zeta
 
 from ..environments import DelayedFeedbackArms
-from ..validation import as_vector, check_delta, check_int, check_positive
+from ..validation import check_rng, as_vector, check_delta, check_int, check_positive
 
 __all__ = [
     "RacingResult",
@@ -677,10 +677,6 @@ def _check_env(env) -> DelayedFeedbackArms:
     return env
 
 
-def _check_rng(rng) -> np.random.Generator:
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
-    return rng
 
 
 def _check_choice(value, name: str, choices: dict) -> int:
@@ -921,7 +917,7 @@ def race(env: DelayedFeedbackArms, rng: np.random.Generator, *, k: int, delta: f
     RacingResult
     """
     env = _check_env(env)
-    rng = _check_rng(rng)
+    rng = check_rng(rng)
     n = env.n_arms
     k = check_int(k, "k", minimum=1)
     if k >= n:
@@ -1026,7 +1022,7 @@ def paired_runs(env, rng, *, k: int, delta: float = 0.05, b: int = 1, r: int = 1
     :func:`bai.experiments.run_experiment`) with ``t_full``, ``t_partial``, ``ratio``,
     ``correct_full``, ``correct_partial``, ``pulls_full``, ``pulls_partial``.
     """
-    rng = _check_rng(rng)
+    rng = check_rng(rng)
     state = rng.bit_generator.state
     full = race(env, rng, k=k, delta=delta, feedback="full", b=b, r=r, **options)
     rng.bit_generator.state = state
@@ -1055,7 +1051,7 @@ def lil_coverage(rng: np.random.Generator, *, n_runs: int, horizon: int, delta: 
     :math:`2\sigma\sqrt{\cdot}`). Every :math:`\tau` is checked. Returns ``{"runs", "violations",
     "first_violation"}`` (the latter: the median first :math:`\tau` of violating walks, or 0).
     """
-    rng = _check_rng(rng)
+    rng = check_rng(rng)
     n_runs = check_int(n_runs, "n_runs", minimum=1)
     horizon = check_int(horizon, "horizon", minimum=1)
     delta = check_delta(delta)
@@ -1098,7 +1094,7 @@ def partial_bound_coverage(rng: np.random.Generator, *, n_runs: int, n_pulls: in
     walks violating each family somewhere (``"full"``, ``"partial"``, ``"either"``) and
     ``"runs"``.
     """
-    rng = _check_rng(rng)
+    rng = check_rng(rng)
     n_runs = check_int(n_runs, "n_runs", minimum=1)
     n_pulls = check_int(n_pulls, "n_pulls", minimum=1)
     delay = check_int(delay, "delay", minimum=2)

@@ -67,7 +67,7 @@ import numpy as np
 
 from ..designs import PairwiseDifferences, frank_wolfe_design, round_design, solve_design
 from ..environments import GaussianLinearBandit
-from ..validation import as_matrix, as_vector, check_delta, check_int, check_positive
+from ..validation import check_rng, as_matrix, as_vector, check_delta, check_int, check_positive
 from .soare import RunsResult
 
 __all__ = ["RAGEResult", "rage", "rage_runs", "theorem2_bound", "ideal_active_sets", "alba",
@@ -276,10 +276,6 @@ def _run(setup: _Setup, rng, max_rounds: int, max_samples: int,
                       round_counts=rcounts)
 
 
-def _check_rng(rng):
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
-    return rng
 
 
 def rage(env, rng, *, delta: float = 0.05, epsilon: float = 0.1, solver: str = "fast",
@@ -304,7 +300,7 @@ def rage(env, rng, *, delta: float = 0.05, epsilon: float = 0.1, solver: str = "
         exceed ``max_rounds`` rounds or ``max_samples`` total pulls.
     """
     setup = _Setup(env, delta, epsilon, solver, reading)
-    _check_rng(rng)
+    check_rng(rng)
     max_rounds = check_int(max_rounds, "max_rounds", minimum=1)
     max_samples = check_int(max_samples, "max_samples", minimum=1)
     return _run(setup, rng, max_rounds, max_samples)
@@ -318,22 +314,16 @@ def rage_runs(env, n_runs: int, rng, *, delta: float = 0.05, epsilon: float = 0.
     the :math:`N_t` and active-set sizes per run, and the number of distinct designs solved."""
     n_runs = check_int(n_runs, "n_runs", minimum=1)
     setup = _Setup(env, delta, epsilon, solver, reading)
-    _check_rng(rng)
+    check_rng(rng)
     max_rounds = check_int(max_rounds, "max_rounds", minimum=1)
     max_samples = check_int(max_samples, "max_samples", minimum=1)
     out = [_run(setup, rng, max_rounds, max_samples, False) for _ in range(n_runs)]
-    return RunsResult(
-        strategy=f"RAGE ({reading}, {solver})",
-        stopping_time=np.array([o.stopping_time for o in out], dtype=np.int64),
-        recommendation=np.array([o.recommendation for o in out], dtype=np.int64),
-        correct=np.array([o.correct for o in out]),
-        stopped=np.array([o.stopped for o in out]),
-        counts=np.array([o.counts for o in out], dtype=np.int64),
+    return RunsResult.from_runs(
+        f"RAGE ({reading}, {solver})", out,
         info={"rounds": np.array([o.rounds for o in out]),
               "round_sizes": [o.round_sizes for o in out],
               "active_sizes": [o.active_sizes for o in out],
-              "n_designs": len(setup._designs)},
-    )
+              "n_designs": len(setup._designs)})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -537,7 +527,7 @@ def alba(env, rng, *, delta: float = 0.05, max_steps: int = 10_000,
     ``norm_bound``). ``Z`` must equal ``X``.
     """
     setup = _AlbaSetup(env, delta)
-    _check_rng(rng)
+    check_rng(rng)
     max_steps = check_int(max_steps, "max_steps", minimum=1)
     max_samples = check_int(max_samples, "max_samples", minimum=1)
     return _alba_run(setup, rng, max_steps, max_samples)
@@ -548,16 +538,10 @@ def alba_runs(env, n_runs: int, rng, *, delta: float = 0.05, max_steps: int = 10
     """``n_runs`` independent :func:`alba` runs (designs cached by active set) as a RunsResult."""
     n_runs = check_int(n_runs, "n_runs", minimum=1)
     setup = _AlbaSetup(env, delta)
-    _check_rng(rng)
+    check_rng(rng)
     max_steps = check_int(max_steps, "max_steps", minimum=1)
     max_samples = check_int(max_samples, "max_samples", minimum=1)
     out = [_alba_run(setup, rng, max_steps, max_samples) for _ in range(n_runs)]
-    return RunsResult(
-        strategy="ALBA (Y-ElimTil)",
-        stopping_time=np.array([o.stopping_time for o in out], dtype=np.int64),
-        recommendation=np.array([o.recommendation for o in out], dtype=np.int64),
-        correct=np.array([o.correct for o in out]),
-        stopped=np.array([o.stopped for o in out]),
-        counts=np.array([o.counts for o in out], dtype=np.int64),
-        info={"steps": np.array([o.rounds for o in out]), "n_designs": len(setup._designs)},
-    )
+    return RunsResult.from_runs(
+        "ALBA (Y-ElimTil)", out,
+        info={"steps": np.array([o.rounds for o in out]), "n_designs": len(setup._designs)})

@@ -52,6 +52,7 @@ from ..designs import (
 )
 from ..environments import GaussianLinearBandit
 from ..validation import (
+    check_rng,
     as_matrix,
     as_vector,
     check_delta,
@@ -317,6 +318,21 @@ class RunsResult:
     counts: np.ndarray
     info: dict = field(default_factory=dict)
 
+    @classmethod
+    def from_runs(cls, strategy: str, runs, info: dict | None = None) -> "RunsResult":
+        """Stack single-run records (with ``stopping_time``, ``recommendation``, ``correct``,
+        ``stopped`` and ``counts`` attributes) into one result."""
+        runs = list(runs)
+        return cls(
+            strategy=strategy,
+            stopping_time=np.array([o.stopping_time for o in runs], dtype=np.int64),
+            recommendation=np.array([o.recommendation for o in runs], dtype=np.int64),
+            correct=np.array([o.correct for o in runs], dtype=bool),
+            stopped=np.array([o.stopped for o in runs], dtype=bool),
+            counts=np.array([o.counts for o in runs], dtype=np.int64),
+            info={} if info is None else info,
+        )
+
     def to_frame(self, **columns):
         """Tidy table: one row per run, plus constant ``columns`` (e.g. ``d=5``)."""
         import pandas as pd
@@ -344,10 +360,6 @@ def _check_env(env) -> GaussianLinearBandit:
     return env
 
 
-def _check_rng(rng) -> np.random.Generator:
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
-    return rng
 
 
 def simulate_static_path(X, Y, start_counts, n_runs: int, first_stop, draw, *, seed: int,
@@ -425,7 +437,7 @@ def static_allocation(env, rule: str, n_runs: int, rng, *, delta: float = 0.05,
     Eq. 11 there (see the module docstring).
     """
     env = _check_env(env)
-    rng = _check_rng(rng)
+    rng = check_rng(rng)
     n_runs = check_int(n_runs, "n_runs", minimum=1)
     delta = check_delta(delta)
     X = env.X
@@ -572,7 +584,7 @@ def xy_oracle(env, n_runs: int, rng, *, delta: float = 0.05, rule: str = "tracki
     draws its reward sums at the stop and recommends :math:`\Pi(\hat\theta_n)`.
     """
     env = _check_env(env)
-    rng = _check_rng(rng)
+    rng = check_rng(rng)
     n_runs = check_int(n_runs, "n_runs", minimum=1)
     if path is None:
         path = xy_oracle_path(env, delta=delta, rule=rule, max_samples=max_samples,
@@ -665,7 +677,7 @@ def xy_adaptive(env, n_runs: int, rng, *, delta: float = 0.05, alpha: float = 0.
     False).
     """
     env = _check_env(env)
-    rng = _check_rng(rng)
+    rng = check_rng(rng)
     n_runs = check_int(n_runs, "n_runs", minimum=1)
     delta = check_delta(delta)
     alpha = check_positive(alpha, "alpha")
@@ -896,7 +908,7 @@ def fully_adaptive(env, rng, *, delta: float = 0.05, eta: float = 1.0, S: float 
     reached ``max_samples``. ``block_rtol`` as in :func:`bai.designs.greedy_allocation`.
     """
     env = _check_env(env)
-    rng = _check_rng(rng)
+    rng = check_rng(rng)
     delta = check_delta(delta)
     eta = check_positive(eta, "eta")
     S = float(np.linalg.norm(env.theta)) if S is None else check_nonnegative(S, "S")
