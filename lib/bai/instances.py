@@ -10,7 +10,8 @@ import numpy as np
 from .environments import BernoulliLinearBandit, GaussianLinearBandit
 from .validation import check_rng, as_vector, check_int, check_nonnegative, check_positive
 
-__all__ = ["soare_benchmark", "canonical_bandit", "CLICK_DATA_DIR", "click_data",
+__all__ = ["soare_benchmark", "canonical_bandit", "many_arms", "unit_sphere",
+           "transductive_example", "multivariate_testing", "CLICK_DATA_DIR", "click_data",
            "click_candidates", "click_theta", "click_instance"]
 
 
@@ -44,6 +45,146 @@ def canonical_bandit(means, *, sigma: float = 1.0) -> GaussianLinearBandit:
     if mu.size < 2:
         raise ValueError(f"means must describe at least 2 arms, got {mu.size}")
     return GaussianLinearBandit(X=np.eye(mu.size), theta=mu, sigma=sigma, name="canonical")
+
+
+# ---------------------------------------------------------------------------------------------
+# Fiez, Jain, Jamieson, Ratliff (2019): Figures 1b-1d and 2a
+# ---------------------------------------------------------------------------------------------
+
+#: Readings of the near-duplicate angles of :func:`many_arms` (Fiez et al. 2019, Sec. 5, Fig. 1b).
+MANY_ARMS_SPREADS = ("code", "sd", "variance")
+
+
+def many_arms(n: int, rng, *, spread: str = "code", sigma: float = 1.0) -> GaussianLinearBandit:
+    r"""Many arms with moderate gaps in :math:`\mathbb R^2` (Fiez et al. 2019, Fig. 1b).
+
+    :math:`\mathcal X=\mathcal Z` holds :math:`x_1=e_1` (the best arm, index 0),
+    :math:`x_2=(\cos\tfrac{3\pi}4,\sin\tfrac{3\pi}4)` (the informative arm, index 1) and
+    :math:`n-2` near-duplicates :math:`(\cos a_i,\sin a_i)`; :math:`\theta^*=e_1`, so arm
+    :math:`i` has gap :math:`1-\cos a_i`. The angles :math:`a_i` (``spread``):
+
+    ``"code"`` (default)
+        :math:`a_i=0.78+u_i`, :math:`u_i\sim U[0,0.1]`: the authors' ``run_many_arms.py``
+        (spec Sec. 5 item 7); gaps 0.29--0.36, the text's "gap :math:`\approx0.3`".
+    ``"sd"``
+        :math:`a_i=\pi/4+\phi_i`, :math:`\phi_i\sim\mathcal N(0,0.09^2)` (the text's
+        :math:`\mathcal N(0,.09)` read as a standard deviation); gaps about 0.2--0.4.
+    ``"variance"``
+        :math:`\phi_i\sim\mathcal N(0,0.09)` read as a variance (standard deviation 0.3): a few
+        angles land near 0, so :math:`\Delta_{\min}` is tiny (the spec's ASSUMED reading, which
+        contradicts the text's "gap :math:`\approx0.3`").
+    """
+    n = check_int(n, "n", minimum=3)
+    check_rng(rng)
+    if spread not in MANY_ARMS_SPREADS:
+        raise ValueError(f"spread must be one of {MANY_ARMS_SPREADS}, got {spread!r}")
+    if spread == "code":
+        a = 0.78 + rng.uniform(0.0, 0.1, size=n - 2)
+    else:
+        sd = 0.09 if spread == "sd" else 0.3
+        a = np.pi / 4 + rng.normal(0.0, sd, size=n - 2)
+    X = np.vstack([[1.0, 0.0], [np.cos(3 * np.pi / 4), np.sin(3 * np.pi / 4)],
+                   np.column_stack([np.cos(a), np.sin(a)])])
+    return GaussianLinearBandit(X=X, theta=np.array([1.0, 0.0]), sigma=sigma,
+                                name=f"many_arms(n={n}, spread={spread})")
+
+
+def unit_sphere(n: int, d: int, rng, *, sigma: float = 1.0) -> GaussianLinearBandit:
+    r"""Arms drawn uniformly on the unit sphere of :math:`\mathbb R^d` (Fiez et al. 2019,
+    Fig. 1c, following Tao et al. 2018).
+
+    :math:`n` normalised standard Gaussian vectors; the closest pair :math:`(x_i,x_j)`, :math:`i<j`,
+    in Euclidean distance gives :math:`\theta^*=x_i` (the authors' code takes the first arm of the
+    pair), so :math:`x_i` is best and :math:`x_j` its closest competitor, with gap
+    :math:`1-x_i^\top x_j`.
+    """
+    n = check_int(n, "n", minimum=2)
+    d = check_int(d, "d", minimum=2)
+    check_rng(rng)
+    X = rng.standard_normal((n, d))
+    X /= np.linalg.norm(X, axis=1, keepdims=True)
+    G = X @ X.T  # closest pair = largest inner product between distinct unit vectors
+    np.fill_diagonal(G, -np.inf)
+    i, j = np.unravel_index(int(np.argmax(G)), G.shape)
+    i = min(i, j)
+    return GaussianLinearBandit(X=X, theta=X[i].copy(), sigma=sigma,
+                                name=f"unit_sphere(n={n}, d={d})")
+
+
+def transductive_example(d: int, *, angle: float = 0.1, sigma: float = 1.0) -> GaussianLinearBandit:
+    r"""The transductive example of Fiez et al. (2019), Fig. 1d.
+
+    :math:`\mathcal X=\{e_1,\dots,e_d\}` (``d`` even) and :math:`d` items:
+    :math:`z_j=e_j` for :math:`j\le d/2` and
+    :math:`z_{d/2+j}=\cos(\text{angle})e_j+\sin(\text{angle})e_{d/2+j}`; :math:`\theta^*=e_1`, so
+    :math:`z_1` (index 0) is best and :math:`z_{d/2+1}` (index ``d // 2``) its close competitor,
+    with gap :math:`1-\cos(\text{angle})`.
+    """
+    d = check_int(d, "d", minimum=2)
+    if d % 2:
+        raise ValueError(f"d must be even, got {d}")
+    angle = check_positive(angle, "angle")
+    h = d // 2
+    Z = np.zeros((d, d))
+    Z[:h, :h] = np.eye(h)
+    Z[h:, :h] = np.cos(angle) * np.eye(h)
+    Z[h:, h:] = np.sin(angle) * np.eye(h)
+    theta = np.zeros(d)
+    theta[0] = 1.0
+    return GaussianLinearBandit(X=np.eye(d), theta=theta, sigma=sigma, Z=Z,
+                                name=f"transductive(d={d}, angle={angle})")
+
+
+def multivariate_testing(D: int, rng, *, alpha1: float = 1.0, alpha2: float = 0.5,
+                         weights: str = "paper", min_gap: float = 1e-5,
+                         sigma: float = 1.0) -> GaussianLinearBandit:
+    r"""Multivariate (factorial) testing with pairwise interactions (Fiez et al. 2019, Fig. 2a).
+
+    ``D`` slots with two choices each, :math:`w\in\{-1,1\}^D` (:math:`2^D` arms, in the order of
+    ``itertools.product``), features
+    :math:`x=(1,w_1,\dots,w_D,(w_kw_\ell)_{k<\ell})\in\{-1,1\}^{1+D+D(D-1)/2}` and
+    :math:`\mathcal X=\mathcal Z`. The mean is
+    :math:`\theta_0+\alpha_1\sum_j\theta_jw_j+\alpha_2\sum_{k<\ell}\theta_{k\ell}w_kw_\ell`, i.e.
+    :math:`\theta^*=(\theta_0,\alpha_1\theta_j,\alpha_2\theta_{k\ell})`. Weights (``weights``):
+
+    ``"paper"``
+        uniform on :math:`\{-0.30,-0.29,\dots,0.30\}` (the text);
+    ``"code"``
+        the authors' ``run_orthogonal.py``: ``randint(-10, 10) / 100`` (i.e. :math:`[-0.10,0.09]`)
+        and :math:`\alpha_2` applied to the *first* pairwise weight only (spec Sec. 5 item 8).
+
+    :math:`\theta^*` is redrawn until the two best means differ by at least ``min_gap`` (code).
+    """
+    import itertools
+
+    D = check_int(D, "D", minimum=2)
+    check_rng(rng)
+    alpha1 = check_positive(alpha1, "alpha1")
+    alpha2 = check_nonnegative(alpha2, "alpha2")
+    min_gap = check_positive(min_gap, "min_gap")
+    if weights not in ("paper", "code"):
+        raise ValueError(f"weights must be 'paper' or 'code', got {weights!r}")
+    W = np.array(list(itertools.product((-1.0, 1.0), repeat=D)))
+    pairs = list(itertools.combinations(range(D), 2))
+    X = np.column_stack([np.ones(len(W)), W] + [W[:, k] * W[:, l] for k, l in pairs])
+    d = X.shape[1]
+    for _ in range(10_000):
+        if weights == "paper":
+            raw = rng.integers(-30, 31, size=d) / 100.0
+            scale = np.r_[1.0, np.full(D, alpha1), np.full(len(pairs), alpha2)]
+        else:
+            raw = rng.integers(-10, 10, size=d) / 100.0
+            scale = np.ones(d)
+            scale[1:1 + D] = alpha1
+            scale[1 + D] = alpha2
+        theta = raw * scale
+        top2 = np.sort(X @ theta)[-2:]
+        if top2[1] - top2[0] >= min_gap:
+            break
+    else:  # pragma: no cover - probability ~0
+        raise RuntimeError("could not draw weights with a gap of at least min_gap")
+    return GaussianLinearBandit(X=X, theta=theta, sigma=sigma,
+                                name=f"multivariate(D={D}, weights={weights})")
 
 
 # ---------------------------------------------------------------------------------------------
