@@ -151,3 +151,25 @@ def test_write_read_round_trip(tmp_path):
     assert back.chapter == led.chapter and back.paper == led.paper
     assert back.claims == led.claims
     assert back.totals() == led.totals() == {REPRODUCED: 3, NOT_REPRODUCED: 0, NOT_COMPARABLE: 1}
+
+
+def test_section_anchor_is_stored_and_old_files_still_load(tmp_path):
+    led = C.ClaimsLedger("soare2014", "Soare et al. 2014")
+    led.compare("a", "x", source="Fig. 4", paper_value=1.0, value=3.0, rule=C.Tolerance(),
+                reason="overshoot", section="#phase-lengths")
+    led.error_rate("b", "pac", source="Thm 1", failures=0, runs=10, delta=0.1, section="s2")
+    led.qualitative("c", "q", source="Fig. 4", holds=False, criterion="c", reason="r")
+    led.not_comparable("d", "lost", source="Tab. 3", reason="no numbers", section="lost")
+    assert [c.section for c in led.claims] == ["phase-lengths", "s2", "", "lost"]
+    # `section` is a field, not one of the free-form details
+    assert "section" not in led.claims[0].details
+    path = led.write(tmp_path / "c.json")
+    assert C.ClaimsLedger.read(path).claims == led.claims
+    # a file written before `section` existed loads with section == ""
+    data = json.loads(path.read_text())
+    for c in data["claims"]:
+        del c["section"]
+    path.write_text(json.dumps(data))
+    assert [c.section for c in C.ClaimsLedger.read(path).claims] == ["", "", "", ""]
+    with pytest.raises(TypeError, match="section must be a string"):
+        led.compare("e", "x", source="s", paper_value=1.0, value=1.0, section=3)

@@ -514,3 +514,150 @@ def test_frank_wolfe_feasible_and_not_better_than_optimum(problem):
     assert fw.value >= opt.lower_bound * (1 - 1e-9)
     if math.isfinite(fw.value):
         assert fw.value == pytest.approx(D.design_value(X, Y, fw.design), rel=1e-12)
+
+
+# ---------------------------------------------------------------------------------------------
+# Scaling to many items (Fiez et al. 2019, Sec. 6: many arms in R^2, the unit sphere)
+# ---------------------------------------------------------------------------------------------
+
+
+def many_arms_instance(n: int, seed: int = 0) -> np.ndarray:
+    """Fiez et al. (2019), Sec. 6: e1, (cos 3pi/4, sin 3pi/4) and n - 2 points at angles
+    0.78 + U[0, 0.1] (built here; ``bai.instances`` gets its own copy)."""
+    u = np.random.default_rng(seed).uniform(0.0, 0.1, n - 2)
+    return np.vstack([[1.0, 0.0], [np.cos(3 * np.pi / 4), np.sin(3 * np.pi / 4)],
+                      np.c_[np.cos(0.78 + u), np.sin(0.78 + u)]])
+
+
+def frank_wolfe_reference(X, Y, max_iter=5000, rel_change=0.01, prune=1e-5):
+    """The Frank--Wolfe of Fiez et al. (2019), App. F as first written (a K x K identity per
+    iteration, all directions materialised): the reference for the O(K d) version."""
+    Yv = Y.all_vectors()
+    K = X.shape[0]
+    lam = np.full(K, 1.0 / K)
+    k = 0
+    for k in range(1, max_iter):
+        Ainv = np.linalg.pinv((X.T * lam) @ X, hermitian=True)
+        y = Yv[np.argmax(np.einsum("ij,jk,ik->i", Yv, Ainv, Yv))]
+        gvec = (X @ (Ainv @ y)) ** 2
+        step = 2.0 / (k + 2) * (np.eye(K)[np.argmax(gvec)] - lam)
+        rel = np.linalg.norm(step) / np.linalg.norm(lam)
+        lam = lam + step
+        if rel < rel_change:
+            break
+    lam[lam < prune] = 0.0
+    return lam / lam.sum(), k
+
+
+@pytest.mark.parametrize("seed,K,d,pairwise", [(0, 12, 3, True), (1, 30, 2, True),
+                                               (2, 9, 4, False), (3, 40, 5, False)])
+def test_frank_wolfe_iterates_unchanged(seed, K, d, pairwise):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((K, d))
+    Y = D.PairwiseDifferences(X) if pairwise else D.ExplicitDirections(rng.standard_normal((25, d)))
+    lam_ref, k_ref = frank_wolfe_reference(X, Y)
+    fw = D.frank_wolfe_design(X, Y)
+    assert fw.iterations == k_ref > 1
+    np.testing.assert_array_equal(fw.design, lam_ref)
+
+
+def brute_force_top(Z, Ainv, k):
+    """All pairs i < j, ranked by (value desc, linear index asc)."""
+    i, j = np.triu_indices(Z.shape[0], 1)
+    V = Z[i] - Z[j]
+    q = np.einsum("ij,jk,ik->i", V, Ainv, V)
+    order = np.lexsort((np.arange(q.size), -q))
+    return order[:k], q
+
+
+@settings(max_examples=60, deadline=None)
+@given(seeds, st.integers(2, 70), st.integers(1, 6), st.integers(1, 40),
+       st.sampled_from(["gaussian", "rank-deficient", "many-arms", "integer"]))
+def test_pruned_pairwise_top_equals_brute_force(seed, n, d, k, kind):
+    rng = np.random.default_rng(seed)
+    if kind == "many-arms":
+        n, d = max(n, 3), 2
+        Z = many_arms_instance(n, seed % 1000)
+    elif kind == "integer":
+        Z = rng.integers(-2, 3, size=(n, d)).astype(float)  # many exactly tied pairs
+    else:
+        Z = rng.standard_normal((n, d))
+    G = rng.standard_normal((d, d))
+    if kind == "rank-deficient" and d > 1:
+        G[:, 0] = 0.0
+    Ainv = G @ G.T + (0.0 if kind == "rank-deficient" else 0.05) * np.eye(d)
+    pdiff = D.PairwiseDifferences(Z)
+    idx, val = pdiff.top(Ainv, k)
+    kk = min(k, pdiff.size)
+    ref, q = brute_force_top(Z, Ainv, kk)
+    assert idx.shape == (kk,) and np.all(np.diff(val) <= 0)
+    np.testing.assert_allclose(val, q[idx], rtol=1e-9, atol=1e-12)
+    # the k-th largest value is the brute-force one (the index sets may differ only by ties)
+    np.testing.assert_allclose(val, q[ref], rtol=1e-9, atol=1e-12 * max(1.0, q.max()))
+    if kind == "gaussian":  # continuous data: no ties, the top-k set is unique
+        assert idx.tolist() == ref.tolist()
+    # the blocked scan (the former method) agrees
+    idx_b, val_b = pdiff.top_blocks(Ainv, kk)
+    np.testing.assert_allclose(np.sort(val_b), np.sort(val), rtol=1e-9, atol=1e-12)
+
+
+def test_pruned_top_on_many_arms_and_fallback_when_not_psd():
+    Z = many_arms_instance(3000)
+    pdiff = D.PairwiseDifferences(Z)
+    for Ainv in (np.linalg.inv(Z[:2].T @ Z[:2] / 2), np.linalg.inv(Z[1:3].T @ Z[1:3] / 2),
+                 np.eye(2)):
+        idx, val = pdiff.top(Ainv, 20)
+        idx_b, val_b = pdiff.top_blocks(Ainv, 20)
+        np.testing.assert_allclose(val, val_b, rtol=1e-12)
+        np.testing.assert_allclose(np.einsum("ij,jk,ik->i", pdiff.vectors(idx), Ainv,
+                                             pdiff.vectors(idx)), val, rtol=1e-9)
+    # an indefinite matrix (not a design's inverse) goes through the blocked scan, same answer
+    small = D.PairwiseDifferences(Z[:50])
+    Bad = np.array([[1.0, 0.0], [0.0, -0.5]])
+    ref, q = brute_force_top(Z[:50], Bad, 3)
+    idx_bad, val_bad = small.top(Bad, 3)
+    np.testing.assert_allclose(val_bad, q[ref], rtol=1e-9)
+
+
+def test_many_arms_pairwise_design_matches_cvxpy():
+    X = many_arms_instance(20)
+    ours = D.solve_design(X, D.PairwiseDifferences(X))
+    ref = D.solve_design_cvxpy(X, D.PairwiseDifferences(X))
+    assert rel(ours.value, ref.value) <= 1e-5
+    assert ours.status == "optimal" and ours.relative_gap <= 1e-7
+    assert D.design_value(X, D.PairwiseDifferences(X).all_vectors(), ours.design) == \
+        pytest.approx(ours.value, rel=1e-9)
+
+
+def test_certificate_with_many_arms_equals_the_full_lp(monkeypatch):
+    # above _CERT_ALL_ARMS arms the certificate's LP sees only the working arms (+ violators);
+    # the bound is still evaluated over all arms, and the result matches the full-LP path
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((1500, 4))
+    Z = X[:60]
+    fast = D.solve_design(X, D.PairwiseDifferences(Z))
+    monkeypatch.setattr(D, "_CERT_ALL_ARMS", 10**9)
+    full = D.solve_design(X, D.PairwiseDifferences(Z))
+    assert fast.status == full.status == "optimal"
+    assert fast.value == pytest.approx(full.value, rel=1e-7)
+    assert fast.lower_bound <= D.design_value(X, D.PairwiseDifferences(Z), full.design)
+    assert fast.lower_bound >= fast.value * (1 - 1e-7)
+
+
+def test_many_arms_first_rage_design_is_fast_and_certified():
+    import time
+
+    X = many_arms_instance(30_000)
+    D.PairwiseDifferences(X[:10]).top(np.eye(2), 1)  # compile / load the kernel
+    start = time.perf_counter()
+    res = D.solve_design(X, D.PairwiseDifferences(X))
+    elapsed = time.perf_counter() - start
+    assert res.status == "optimal" and res.relative_gap <= 1e-7
+    assert elapsed < 20.0  # 35-53 s with the blocked scan; about 0.1 s measured
+    # the value is max over all 4.5e8 pairs at the returned design: on the first 5000 items
+    # (which include the support) the pruned scan equals the blocked scan of every pair
+    assert set(res.support.tolist()) <= set(range(5000))
+    Ainv = np.linalg.inv((X.T * res.design) @ X)
+    sub = D.PairwiseDifferences(X[:5000])
+    assert sub.top(Ainv, 3)[1] == pytest.approx(sub.top_blocks(Ainv, 3)[1], rel=1e-12)
+    assert res.value >= sub.top(Ainv, 1)[1][0] * (1 - 1e-12)

@@ -99,6 +99,78 @@ def test_dask_backend_same_table():
     pd.testing.assert_frame_equal(reference, got)
 
 
+@pytest.mark.slow
+def test_dask_cluster_address_same_table(monkeypatch):
+    """A LocalCluster with 2 workers, reached by its address (as `--scheduler ADDRESS` does),
+    gives the joblib table; so does the same address given through BAI_SCHEDULER."""
+    distributed = pytest.importorskip("distributed")
+    for var in (ex.ENV_N_JOBS, ex.ENV_BACKEND, ex.ENV_SCHEDULER):
+        monkeypatch.delenv(var, raising=False)
+    reference = run(n_runs=2, n_jobs=2)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        assert isinstance(address, str) and address.startswith("tcp://")
+        got = run(n_runs=2, backend="dask", scheduler=address)
+        pd.testing.assert_frame_equal(reference, got)
+        # the tasks really ran on the cluster's workers, not in this process
+        with distributed.Client(address) as client:
+            worker_pids = set(client.run(os.getpid).values())
+            assert len(worker_pids) == 2 and os.getpid() not in worker_pids
+
+            def where(rng, a, b):
+                return {**helpers.compute(rng, a, b), "pid": os.getpid()}
+
+            # the environment override: the chapter's call says joblib with 1 job
+            monkeypatch.setenv(ex.ENV_SCHEDULER, address)
+            via_env = run(where, n_runs=2, n_jobs=1, backend="joblib")
+        assert set(via_env["pid"]) <= worker_pids
+        pd.testing.assert_frame_equal(reference, via_env.drop(columns="pid"))
+
+
+# ---------------------------------------------------------------------------------------------
+# Run-time overrides (BAI_N_JOBS, BAI_BACKEND, BAI_SCHEDULER)
+# ---------------------------------------------------------------------------------------------
+
+
+def test_runtime_overrides_parsing():
+    assert ex.runtime_overrides({}) == {}
+    assert ex.runtime_overrides({"BAI_N_JOBS": "", "BAI_BACKEND": " "}) == {}
+    assert ex.runtime_overrides({"BAI_N_JOBS": "3"}) == {"n_jobs": 3}
+    assert ex.runtime_overrides({"BAI_BACKEND": "dask"}) == {"backend": "dask"}
+    assert ex.runtime_overrides({"BAI_SCHEDULER": "tcp://h:8786"}) == {
+        "backend": "dask", "scheduler": "tcp://h:8786"}
+    for bad in ("0", "-2", "two", "1.5"):
+        with pytest.raises(ValueError, match="BAI_N_JOBS must be a positive integer"):
+            ex.runtime_overrides({"BAI_N_JOBS": bad})
+    with pytest.raises(ValueError, match="BAI_BACKEND must be 'joblib' or 'dask', got 'ray'"):
+        ex.runtime_overrides({"BAI_BACKEND": "ray"})
+    with pytest.raises(ValueError, match="BAI_SCHEDULER .* needs BAI_BACKEND=dask"):
+        ex.runtime_overrides({"BAI_BACKEND": "joblib", "BAI_SCHEDULER": "tcp://h:1"})
+
+
+def test_env_n_jobs_takes_precedence(monkeypatch):
+    def where(rng, a, b):
+        return {**helpers.compute(rng, a, b), "pid": os.getpid()}
+
+    monkeypatch.delenv(ex.ENV_BACKEND, raising=False)
+    monkeypatch.delenv(ex.ENV_SCHEDULER, raising=False)
+    monkeypatch.delenv(ex.ENV_N_JOBS, raising=False)
+    serial = run(where, n_jobs=1)
+    assert set(serial["pid"]) == {os.getpid()}
+    monkeypatch.setenv(ex.ENV_N_JOBS, "2")
+    parallel = run(where, n_jobs=1)  # the call says 1 job: the environment wins
+    assert os.getpid() not in set(parallel["pid"])
+    pd.testing.assert_frame_equal(serial.drop(columns="pid"), parallel.drop(columns="pid"))
+    monkeypatch.setenv(ex.ENV_N_JOBS, "zero")
+    with pytest.raises(ValueError, match="BAI_N_JOBS"):
+        run(n_jobs=1)
+    monkeypatch.setenv(ex.ENV_N_JOBS, "1")
+    monkeypatch.setenv(ex.ENV_BACKEND, "spark")
+    with pytest.raises(ValueError, match="BAI_BACKEND"):
+        run()
+
+
 # ---------------------------------------------------------------------------------------------
 # Checkpoints
 # ---------------------------------------------------------------------------------------------

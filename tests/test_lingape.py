@@ -129,13 +129,14 @@ def _direct_B(X, counts, sums, delta, reg, R, S):
 
 @pytest.mark.parametrize("rule", LG.RULES)
 @pytest.mark.parametrize("refresh", [1, 4096])
-def test_stopping_rule_matches_direct_computation_of_B(rule, refresh):
+@pytest.mark.parametrize("lowmem", [False, True])
+def test_stopping_rule_matches_direct_computation_of_B(rule, refresh, lowmem):
     env = soare_benchmark(3, omega=0.3)
     S = float(np.linalg.norm(env.theta))
     stops = []
     for cut in [env.K, env.K + 1, 50, 400, 3000, 10**7]:
         res = LG.lingape(env, np.random.default_rng(11), rule=rule, max_steps=cut,
-                         refresh_every=refresh)
+                         refresh_every=refresh, _lowmem=lowmem)
         assert res.counts.sum() == res.stopping_time
         B, i, j = _direct_B(env.X, res.counts, res.sums, 0.05, 1.0, 1.0, S)
         assert res.B == pytest.approx(B, rel=1e-7, abs=1e-9)
@@ -149,7 +150,7 @@ def test_stopping_rule_matches_direct_computation_of_B(rule, refresh):
     assert stops, "the run should stop within 10^7 rounds"
     t_stop = stops[-1]
     early = LG.lingape(env, np.random.default_rng(11), rule=rule, max_steps=t_stop - 1,
-                       refresh_every=refresh)
+                       refresh_every=refresh, _lowmem=lowmem)
     assert not early.stopped
     assert _direct_B(env.X, early.counts, early.sums, 0.05, 1.0, 1.0, S)[0] > 0.0
 
@@ -301,3 +302,129 @@ def test_click_instance_is_exactly_a_reparametrisation():
     np.testing.assert_allclose(env.means, Xf @ click_theta(10.0), atol=1e-12)
     with pytest.raises(ValueError, match="qualify"):
         click_instance(400, rng)
+
+
+# ---------------------------------------------------------------------------------------------
+# The low-memory path for many arms (Fiez et al. 2019's large instances)
+# ---------------------------------------------------------------------------------------------
+
+
+def _many_arms(n, seed=0):
+    """Fiez et al. (2019), Sec. 6: e1, the arm at 3pi/4 and n - 2 arms at 0.78 + U[0, 0.1]."""
+    u = np.random.default_rng(seed).uniform(0.0, 0.1, n - 2)
+    return np.vstack([[1.0, 0.0], [np.cos(3 * np.pi / 4), np.sin(3 * np.pi / 4)],
+                      np.c_[np.cos(0.78 + u), np.sin(0.78 + u)]])
+
+
+def _small_envs():
+    rng = np.random.default_rng(21)
+    envs = [soare_benchmark(3, omega=0.1), soare_benchmark(5, omega=0.05),
+            canonical_bandit([1.0, 0.8, 0.7, 0.2])]
+    for d, K in [(2, 5), (3, 7), (4, 9)]:
+        envs.append(GaussianLinearBandit(X=rng.standard_normal((K, d)),
+                                         theta=rng.standard_normal(d)))
+    envs.append(BernoulliLinearBandit(X=np.eye(3), theta=np.array([0.8, 0.5, 0.4])))
+    envs.append(GaussianLinearBandit(X=_many_arms(12), theta=np.array([1.0, 0.0])))
+    return envs
+
+
+@pytest.mark.parametrize("rule", LG.RULES)
+@pytest.mark.parametrize("refresh", [5, 4096])
+def test_lowmem_path_makes_the_same_run_as_the_dense_path(rule, refresh):
+    for n, env in enumerate(_small_envs()):
+        for seed in (0, 1):
+            kw = dict(rule=rule, refresh_every=refresh, max_steps=3 * 10**6)
+            dense = LG.lingape(env, np.random.default_rng(seed), _lowmem=False, **kw)
+            low = LG.lingape(env, np.random.default_rng(seed), _lowmem=True, **kw)
+            assert low.stopping_time == dense.stopping_time, (n, seed)
+            assert low.recommendation == dense.recommendation
+            assert low.challenger == dense.challenger and low.stopped == dense.stopped
+            np.testing.assert_array_equal(low.counts, dense.counts)
+            np.testing.assert_allclose(low.sums, dense.sums, rtol=1e-12, atol=1e-12)
+            assert low.B == pytest.approx(dense.B, rel=1e-6, abs=1e-9)
+
+
+def test_lowmem_radius_variants_and_runs_match_the_dense_path():
+    env = soare_benchmark(4, omega=0.2)
+    for radius in LG.RADII:
+        for union in LG.LOG_UNIONS:
+            kw = dict(rule="ratio", radius=radius, log_union=union)
+            a = LG.lingape(env, np.random.default_rng(3), _lowmem=False, **kw)
+            b = LG.lingape(env, np.random.default_rng(3), _lowmem=True, **kw)
+            assert (a.stopping_time, a.recommendation) == (b.stopping_time, b.recommendation)
+            np.testing.assert_array_equal(a.counts, b.counts)
+    ra = LG.lingape_runs(env, 4, np.random.default_rng(8), rule="ratio", _lowmem=False)
+    rb = LG.lingape_runs(env, 4, np.random.default_rng(8), rule="ratio", _lowmem=True)
+    np.testing.assert_array_equal(ra.stopping_time, rb.stopping_time)
+
+
+def test_lazy_ratio_weights_equal_the_dense_lp():
+    rng = np.random.default_rng(2)
+    X = rng.standard_normal((7, 3))
+    p, rho = LG.ratio_weights(X)
+    lazy = LG.LazyRatioWeights(X)
+    for i in range(7):
+        for j in range(7):
+            if i != j:
+                np.testing.assert_array_equal(lazy.dense(i, j), p[i, j])  # the same LP
+                assert lazy.pair(i, j)[2] == rho[i, j]
+    assert len(lazy) == 21  # (i, j) and (j, i) share one cache entry
+    keys, ptr, idx, val = lazy.csr()
+    assert np.all(np.diff(keys) > 0) and ptr[-1] == idx.size == val.size
+    with pytest.raises(ValueError, match="distinct"):
+        lazy.pair(2, 2)
+    env = GaussianLinearBandit(X=rng.standard_normal((7, 3)), theta=np.ones(3))
+    with pytest.raises(ValueError, match="other arms"):
+        LG.lingape(env, rng, rule="ratio", weights=lazy)
+
+
+@pytest.mark.parametrize("kind", ["many-arms", "sphere"])
+def test_column_generation_solves_the_full_lp(kind):
+    rng = np.random.default_rng(4)
+    if kind == "many-arms":
+        X = _many_arms(1500)
+    else:
+        X = rng.standard_normal((900, 6))
+        X /= np.linalg.norm(X, axis=1, keepdims=True)
+    cg = LG.LazyRatioWeights(X)
+    full = LG.LazyRatioWeights(X)
+    full.full_lp_max_k = 10**9
+    assert X.shape[0] > cg.full_lp_max_k
+    for i, j in rng.choice(X.shape[0], size=(12, 2), replace=False):
+        s_cg, p_cg, rho_cg = cg.pair(i, j)
+        rho_full = full.pair(i, j)[2]
+        assert rho_cg == pytest.approx(rho_full, rel=1e-9)  # the optimal value of LP (11)
+        assert p_cg.sum() == pytest.approx(1.0) and np.all(p_cg > 0)
+        # p is an optimal design for the single direction x_i - x_j (Elfving)
+        y = (X[i] - X[j])[None, :]
+        assert D.design_value(X, y, cg.dense(i, j)) == pytest.approx(rho_cg, rel=1e-7)
+
+
+def test_large_k_runs_take_the_lowmem_path(monkeypatch):
+    def boom(*args):
+        raise AssertionError("the dense K x K kernel must not run at large K")
+
+    monkeypatch.setattr(LG, "_lingape_kernel", boom)
+    monkeypatch.setattr(LG, "ratio_weights", boom)
+    X = _many_arms(3000)
+    env = GaussianLinearBandit(X=X, theta=np.array([1.0, 0.0]))
+    for rule in LG.RULES:
+        res = LG.lingape_runs(env, 2, np.random.default_rng(0), rule=rule)
+        assert res.stopped.all() and res.correct.all()
+        assert np.all(res.stopping_time >= env.K)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_h_epsilon_pair_by_pair_equals_the_dense_formula(seed):
+    # Eq. 13 from the full (K, K, K) array of ratio_weights, as h_epsilon was first written
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((8, 3))
+    theta = rng.standard_normal(3)
+    for eps in (0.0, 0.1):
+        mu = X @ theta
+        gaps = mu.max() - mu
+        gaps[np.argmax(mu)] = np.sort(gaps)[1]
+        p, rho = LG.ratio_weights(X)
+        den = np.maximum(eps, np.maximum((eps + gaps[:, None]) / 3, (eps + gaps[None, :]) / 3))
+        ref = float((p * (rho / den**2)[:, :, None]).max(axis=(0, 1)).sum())
+        assert LG.h_epsilon(X, theta, eps) == ref

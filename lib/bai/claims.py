@@ -169,7 +169,14 @@ class NotComparable:
 
 @dataclass
 class Claim:
-    """One claim of a paper and its computed verdict."""
+    """One claim of a paper and its computed verdict.
+
+    ``reason`` is a one-line explanation (required in practice for a claim that is not
+    reproduced: the book's claims ledger flags a missing one); ``figure`` names the table or
+    figure of the paper it concerns; ``section`` is the optional anchor (a MyST target or a
+    heading's slug in the chapter) of the chapter's discussion of the claim, which the ledger
+    links to. Both default to ``""``, so JSON files written before they existed still load.
+    """
 
     id: str
     statement: str
@@ -182,6 +189,14 @@ class Claim:
     reason: str = ""
     figure: str = ""
     details: dict = field(default_factory=dict)
+    section: str = ""
+
+
+def _check_section(section) -> str:
+    if not isinstance(section, str):
+        raise TypeError(f"section must be a string (an anchor in the chapter), got "
+                        f"{type(section).__name__}")
+    return section.lstrip("#")
 
 
 class ClaimsLedger:
@@ -204,7 +219,7 @@ class ClaimsLedger:
 
     def compare(self, id: str, statement: str, *, source: str, paper_value, value,
                 se: float | None = None, rule=Tolerance(), reason: str = "", figure: str = "",
-                **details) -> Claim:
+                section: str = "", **details) -> Claim:
         """A numerical claim: our ``value`` (with standard error ``se``) against ``paper_value``
         under ``rule`` (:class:`Tolerance`, :class:`AtMost` or :class:`AtLeast`)."""
         if not isinstance(rule, (Tolerance, AtMost, AtLeast)):
@@ -219,11 +234,11 @@ class ClaimsLedger:
             se = check_nonnegative(float(se), "se")
         verdict = rule.verdict(value, se, None if paper_value is None else float(paper_value))
         return self._add(Claim(id, statement, source, paper_value, value, se, rule.describe(),
-                               verdict, reason, figure, details))
+                               verdict, reason, figure, details, _check_section(section)))
 
     def error_rate(self, id: str, statement: str, *, source: str, failures: int, runs: int,
                    delta: float, level: float = 0.95, reason: str = "", figure: str = "",
-                   **details) -> Claim:
+                   section: str = "", **details) -> Claim:
         """Empirical error rate ``failures / runs`` against the target ``delta``."""
         rule = BinomialAtMost(check_delta(delta), level)
         failures = check_int(failures, "failures", minimum=0)
@@ -232,28 +247,30 @@ class ClaimsLedger:
         details = {**details, "failures": failures, "runs": runs, "ci_low": lo, "ci_high": hi}
         return self._add(Claim(id, statement, source, delta, failures / runs, None,
                                rule.describe(), rule.verdict_counts(failures, runs), reason,
-                               figure, details))
+                               figure, details, _check_section(section)))
 
     def qualitative(self, id: str, statement: str, *, source: str, holds: bool, criterion: str,
                     value=None, paper_value=None, reason: str = "", figure: str = "",
-                    **details) -> Claim:
+                    section: str = "", **details) -> Claim:
         """A qualitative claim decided by a computed predicate ``holds``."""
         if not isinstance(holds, (bool, np.bool_)):
             raise TypeError("holds must be a bool computed from the results")
         verdict = REPRODUCED if bool(holds) else NOT_REPRODUCED
         return self._add(Claim(id, statement, source, paper_value,
                                None if value is None else float(value), None,
-                               Holds(criterion).describe(), verdict, reason, figure, details))
+                               Holds(criterion).describe(), verdict, reason, figure, details,
+                               _check_section(section)))
 
     def not_comparable(self, id: str, statement: str, *, source: str, reason: str,
-                       paper_value=None, value=None, figure: str = "", **details) -> Claim:
+                       paper_value=None, value=None, figure: str = "", section: str = "",
+                       **details) -> Claim:
         """A claim that cannot be checked here; ``reason`` says why."""
         if not reason:
             raise ValueError("reason must say why the claim is not comparable")
         return self._add(Claim(id, statement, source, paper_value,
                                None if value is None else float(value), None,
                                NotComparable(reason).describe(), NOT_COMPARABLE, reason, figure,
-                               details))
+                               details, _check_section(section)))
 
     # -- output -------------------------------------------------------------------------------
     def to_frame(self):

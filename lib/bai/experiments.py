@@ -10,6 +10,12 @@
   interrupted write never leaves a half-written result.
 * **Parallelism.** joblib (processes) on one machine, or a dask ``distributed`` cluster.
 * **Profiles.** :func:`select_profile` picks a chapter's named profile (``ci``, ``paper``).
+* **Run-time overrides.** The environment variables ``BAI_N_JOBS``, ``BAI_BACKEND`` and
+  ``BAI_SCHEDULER``, when set, take precedence over the ``n_jobs``, ``backend`` and
+  ``scheduler`` arguments of :func:`run_experiment` (see :func:`runtime_overrides`). This is how
+  ``python -m bai reproduce <chapter> --jobs N --backend dask --scheduler ADDRESS`` reruns a
+  chapter on more workers or on a cluster without editing it. Results do not change: a seed
+  fixes every result whatever the number of workers or the backend.
 """
 
 from __future__ import annotations
@@ -32,10 +38,65 @@ __all__ = [
     "run_experiment",
     "select_profile",
     "summarise",
+    "runtime_overrides",
     "PROFILES",
+    "BACKENDS",
+    "ENV_N_JOBS",
+    "ENV_BACKEND",
+    "ENV_SCHEDULER",
 ]
 
 PROFILES = ("ci", "paper")
+BACKENDS = ("joblib", "dask")
+ENV_N_JOBS = "BAI_N_JOBS"
+ENV_BACKEND = "BAI_BACKEND"
+ENV_SCHEDULER = "BAI_SCHEDULER"
+
+
+def runtime_overrides(environ: Mapping[str, str] | None = None) -> dict:
+    """The run-time overrides of :func:`run_experiment` set in the environment.
+
+    ``BAI_N_JOBS`` (a positive integer) replaces ``n_jobs``; ``BAI_BACKEND`` (``joblib`` or
+    ``dask``) replaces ``backend``; ``BAI_SCHEDULER`` (a dask scheduler address such as
+    ``tcp://10.0.0.5:8786``) replaces ``scheduler`` and implies ``backend="dask"``. Unset or
+    empty variables are ignored.
+
+    Parameters
+    ----------
+    environ : mapping, optional
+        The environment to read (default ``os.environ``).
+
+    Returns
+    -------
+    dict
+        A subset of ``{"n_jobs": int, "backend": str, "scheduler": str}``.
+
+    Raises
+    ------
+    ValueError
+        When a variable holds an invalid value, or ``BAI_SCHEDULER`` is set together with
+        ``BAI_BACKEND=joblib``.
+    """
+    env = os.environ if environ is None else environ
+    out: dict[str, Any] = {}
+    raw = env.get(ENV_N_JOBS, "").strip()
+    if raw:
+        if not raw.isdigit() or int(raw) < 1:
+            raise ValueError(f"{ENV_N_JOBS} must be a positive integer, got {raw!r}")
+        out["n_jobs"] = int(raw)
+    backend = env.get(ENV_BACKEND, "").strip()
+    if backend:
+        if backend not in BACKENDS:
+            raise ValueError(f"{ENV_BACKEND} must be 'joblib' or 'dask', got {backend!r}")
+        out["backend"] = backend
+    scheduler = env.get(ENV_SCHEDULER, "").strip()
+    if scheduler:
+        if out.get("backend") == "joblib":
+            raise ValueError(f"{ENV_SCHEDULER} is a dask scheduler address: it needs "
+                             f"{ENV_BACKEND}=dask (or unset), got {ENV_BACKEND}=joblib")
+        out["backend"] = "dask"
+        out["scheduler"] = scheduler
+    return out
 
 
 def select_profile(name: str, profiles: Mapping[str, Mapping[str, Any]]) -> dict:
@@ -145,9 +206,14 @@ def run_experiment(
         Master seed.
     n_jobs : int
         Worker processes (joblib) or, for ``backend="dask"`` without a scheduler, local workers.
+        Overridden by the environment variable ``BAI_N_JOBS`` when it is set.
     backend : {"joblib", "dask"}
+        Overridden by ``BAI_BACKEND`` when it is set (``BAI_SCHEDULER`` implies ``"dask"``).
     scheduler : str or distributed.Client, optional
-        Address of a dask scheduler, or a client (``backend="dask"``).
+        Address of a dask scheduler, or a client (``backend="dask"``). Overridden by
+        ``BAI_SCHEDULER`` when it is set. See :func:`runtime_overrides`: the environment takes
+        precedence so that a command-line rerun can change the parallelism of a chapter
+        without editing it; the results are the same whatever it is.
     checkpoint_dir : path, optional
         Where finished tasks are stored; a rerun skips them.
     progress : bool, optional
@@ -180,7 +246,11 @@ def run_experiment(
     n_runs = check_int(n_runs, "n_runs", minimum=1)
     seed = check_int(seed, "seed", minimum=0)
     n_jobs = check_int(n_jobs, "n_jobs", minimum=1)
-    if backend not in ("joblib", "dask"):
+    overrides = runtime_overrides()
+    n_jobs = overrides.get("n_jobs", n_jobs)
+    backend = overrides.get("backend", backend)
+    scheduler = overrides.get("scheduler", scheduler)
+    if backend not in BACKENDS:
         raise ValueError(f"backend must be 'joblib' or 'dask', got {backend!r}")
     name = name or getattr(fn, "__qualname__", "experiment")
     ckpt = Path(checkpoint_dir) if checkpoint_dir is not None else None

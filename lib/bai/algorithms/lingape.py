@@ -16,7 +16,10 @@ Each round (Algorithm 1 with Select-direction, Algorithm 2):
 A compiled loop (numba) keeps :math:`H=XA_t^{-1}X^\top`, the estimated means
 :math:`X\hat\theta_t` and :math:`\log\det A_t` by rank-one updates (Sherman--Morrison and the
 matrix-determinant lemma), so a round costs :math:`O(K^2)` whatever :math:`d`; the state is
-recomputed exactly from the counts and reward sums every ``refresh_every`` rounds.
+recomputed exactly from the counts and reward sums every ``refresh_every`` rounds. Above
+``LOWMEM_ABOVE_K`` arms a low-memory loop keeps :math:`A_t^{-1}` (``d x d``) instead of H
+(:math:`O(Kd)` per round and in memory) and the ratio rule solves the LP (11) only for the pairs
+that occur (:class:`LazyRatioWeights`); on small instances both loops make the same runs.
 
 Choices the text leaves open (spec ``xu2018_lingape.md``): every arm pulled once at the start;
 :math:`j\ne i_t`; ties broken at random; the ratio rule adds :math:`10^{-10}` to :math:`p_a` as
@@ -44,7 +47,7 @@ from ..environments import BernoulliLinearBandit, GaussianLinearBandit
 from ..validation import check_rng, as_matrix, as_vector, check_delta, check_int, check_nonnegative, check_positive
 from .soare import RunsResult, simulate_static_path
 
-__all__ = ["ratio_weights", "h_epsilon", "LinGapEResult", "lingape", "lingape_runs", "RULES",
+__all__ = ["ratio_weights", "LazyRatioWeights", "LOWMEM_ABOVE_K", "h_epsilon", "LinGapEResult", "lingape", "lingape_runs", "RULES",
            "RADII", "LOG_UNIONS", "confidence_radius", "select_direction", "xy_static_ridge"]
 
 RULES = ("greedy", "ratio")
@@ -98,10 +101,18 @@ def h_epsilon(X, theta, epsilon: float = 0.0) -> float:
     if np.any(gaps[others] <= 0):
         raise ValueError("theta must give X a unique best arm")
     gaps[best] = gaps[others].min()
-    p, rho = ratio_weights(X)
     den = np.maximum(epsilon, np.maximum((epsilon + gaps[:, None]) / 3, (epsilon + gaps[None, :]) / 3))
-    ratio = p * (rho / den**2)[:, :, None]                       # (i, j, k)
-    return float(ratio.max(axis=(0, 1)).sum())
+    # max over pairs (i, j) of p_k(i, j) rho(i, j) / den(i, j)^2, one pair at a time: O(K)
+    # memory instead of the (K, K, K) array of ratio_weights (the same LPs, the same numbers)
+    lazy = LazyRatioWeights(X)
+    K = X.shape[0]
+    best_k = np.zeros(K)
+    for i in range(K):
+        for j in range(K):
+            if i != j:
+                support, p, rho = lazy.pair(i, j)
+                best_k[support] = np.maximum(best_k[support], p * (rho / den[i, j] ** 2))
+    return float(best_k.sum())
 
 
 @dataclass
@@ -237,10 +248,354 @@ def _lingape_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, rule, P, 
                     H[k, j] -= c * Hcol[j]
 
 
+
+# ---------------------------------------------------------------------------------------------
+# Low-memory path for many arms: A_t^{-1} (d x d) instead of H (K x K), ratio weights per pair
+# ---------------------------------------------------------------------------------------------
+
+#: :func:`lingape` switches to the low-memory path above this many arms (``K * K`` entries of H
+#: and ``K^3`` ratio weights are then too many); a private argument forces either path.
+LOWMEM_ABOVE_K = 256
+
+
+class LazyRatioWeights:
+    r"""The ratio rule's weights :math:`p(i,j)` (Xu et al. 2018, Eq. 10-11), one pair at a time.
+
+    The LP (11) for the direction :math:`x_i-x_j` is solved on first use exactly as in
+    :func:`ratio_weights` (same HiGHS call, so the same numbers; above ``full_lp_max_k`` arms
+    by exact column generation) and cached, sparsely (a basic solution has at most ``d``
+    non-zero weights). Pass one instance as ``weights`` to several
+    :func:`lingape` runs on the same arms to share the cache (:func:`lingape_runs` does).
+    """
+
+    def __init__(self, X, dense=None):
+        self.X = np.ascontiguousarray(as_matrix(X, "X", min_rows=2), dtype=float)
+        K = self.X.shape[0]
+        if dense is not None:
+            dense = np.asarray(dense, dtype=float)
+            if dense.shape != (K,) * 3:
+                raise ValueError(f"dense weights must have shape {(K,) * 3}, got {dense.shape}")
+        #: optional precomputed :func:`ratio_weights` array read instead of solving LPs
+        self._dense = dense
+        self._c = np.ones(2 * K)
+        self._A_eq = np.hstack([self.X.T, -self.X.T])
+        self._cache: dict[int, tuple[np.ndarray, np.ndarray, float]] = {}
+        self._csr = None
+
+    #: above this many arms the LP is solved by column generation (:meth:`_column_generation`)
+    full_lp_max_k = 512
+
+    @property
+    def K(self) -> int:
+        return self.X.shape[0]
+
+    def __len__(self) -> int:
+        return len(self._cache)
+
+    def pair(self, i: int, j: int) -> tuple[np.ndarray, np.ndarray, float]:
+        """``(support, p on the support, rho(i, j))`` for the pair ``{i, j}``, ``i != j``
+        (``rho`` is ``nan`` when the weights were read from a dense array)."""
+        K = self.K
+        i, j = int(i), int(j)
+        if not (0 <= i < K and 0 <= j < K) or i == j:
+            raise ValueError(f"need two distinct arm indices in [0, {K}), got {i} and {j}")
+        lo, hi = min(i, j), max(i, j)
+        key = lo * K + hi
+        out = self._cache.get(key)
+        if out is None and self._dense is not None:
+            p = self._dense[lo, hi]
+            support = np.flatnonzero(p)
+            out = (support.astype(np.int64), p[support], float("nan"))
+            self._cache[key] = out
+            self._csr = None
+        if out is None:
+            if K > self.full_lp_max_k:
+                w = self._column_generation(lo, hi)
+            else:
+                res = linprog(self._c, A_eq=self._A_eq, b_eq=self.X[lo] - self.X[hi],
+                              bounds=(0, None), method="highs")
+                if res.status != 0:
+                    raise ValueError(f"x_{lo} - x_{hi} is not in the span of X "
+                                     f"(LP status {res.status})")
+                w = np.abs(res.x[:K] - res.x[K:])
+            total = w.sum()
+            p = w / total
+            support = np.flatnonzero(p)
+            out = (support.astype(np.int64), p[support], float(total**2))
+            self._cache[key] = out
+            self._csr = None
+        return out
+
+    def _column_generation(self, lo: int, hi: int) -> np.ndarray:
+        r"""The LP (11) over a working set of arms, grown until its dual
+        :math:`v` (:math:`\max y^\top v` s.t. :math:`|x_k^\top v|\le1`) is feasible for every
+        arm: then the restricted solution is optimal for the full LP (same value
+        :math:`\|w^*\|_1`; with several optimal :math:`w` it may pick another one)."""
+        X, K, d = self.X, self.K, self.X.shape[1]
+        y = X[lo] - X[hi]
+        norms = np.sqrt(np.einsum("ij,ij->i", X, X)) + 1e-300
+        score = X @ y / norms
+        work = np.unique(np.r_[lo, hi, np.argsort(-score)[: 2 * d], np.argsort(score)[: 2 * d]])
+        for _ in range(K):
+            Xw = X[work]
+            m = work.size
+            res = linprog(np.ones(2 * m), A_eq=np.hstack([Xw.T, -Xw.T]), b_eq=y,
+                          bounds=(0, None), method="highs")
+            if res.status != 0:
+                raise ValueError(f"x_{lo} - x_{hi} is not in the span of X (LP status {res.status})")
+            v = res.eqlin.marginals
+            viol = np.abs(X @ v)
+            viol[work] = 0.0
+            new = np.flatnonzero(viol > 1.0 + 1e-9)
+            if new.size == 0:
+                break
+            work = np.union1d(work, new[np.argsort(-viol[new])][: 4 * d])
+        w = np.zeros(K)
+        w[work] = np.abs(res.x[:m] - res.x[m:])
+        return w
+
+    def dense(self, i: int, j: int) -> np.ndarray:
+        """:math:`p(i,j)` as a dense ``(K,)`` vector (``ratio_weights(X)[0][i, j]``)."""
+        support, p, _ = self.pair(i, j)
+        out = np.zeros(self.K)
+        out[support] = p
+        return out
+
+    def csr(self):
+        """The cache as sorted keys ``i K + j`` (``i < j``) and CSR arrays, for the kernel."""
+        if self._csr is None:
+            keys = np.array(sorted(self._cache), dtype=np.int64)
+            sizes = [self._cache[k][0].size for k in keys.tolist()]
+            ptr = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+            idx = (np.concatenate([self._cache[k][0] for k in keys.tolist()]) if keys.size
+                   else np.zeros(0, dtype=np.int64)).astype(np.int64)
+            val = (np.concatenate([self._cache[k][1] for k in keys.tolist()]) if keys.size
+                   else np.zeros(0))
+            self._csr = (keys, ptr, idx, val)
+        return self._csr
+
+
+@numba.njit(cache=True)
+def _exact_state_lowmem(X, counts, sums, reg):
+    K, d = X.shape
+    A = reg * np.eye(d)
+    b = np.zeros(d)
+    for k in range(K):
+        for i in range(d):
+            b[i] += X[k, i] * sums[k]
+            for j in range(d):
+                A[i, j] += counts[k] * X[k, i] * X[k, j]
+    Ainv = np.linalg.inv(A)
+    XA = X @ Ainv
+    mu = XA @ b
+    h = np.empty(K)
+    for k in range(K):
+        s = 0.0
+        for i in range(d):
+            s += XA[k, i] * X[k, i]
+        h[k] = s
+    sign, logdet = np.linalg.slogdet(A)
+    return Ainv, mu, h, logdet
+
+
+@numba.njit(cache=True)
+def _lingape_lowmem_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, rule, max_steps,
+                           refresh_every, seed, radius, union, L2, counts, sums, Ainv, mu, h,
+                           fstate, istate, keys, ptr, cidx, cval, pd):
+    """:func:`_lingape_kernel` with :math:`A_t^{-1}` (d x d) and the diagonal of
+    :math:`XA_t^{-1}X^\\top` in place of H, O(K d) per round. The whole state lives in the
+    arguments (``istate`` = t, rounds since refresh, started, pending i, pending j, key of the
+    pair in ``pd``; ``fstate`` = log det A_t), so the loop can stop when the ratio rule meets a
+    pair whose LP weights are not in the cache (``keys``, CSR ``ptr``/``cidx``/``cval``) and
+    resume, with numba's random stream untouched, once Python has solved that LP.
+    Returns (status, B, i_t, j_t): status 0 = stopped or max_steps, 1 = weights needed for
+    the pair (istate[3], istate[4])."""
+    K, d = X.shape
+    if istate[2] == 0:
+        np.random.seed(seed)
+        for k in range(K):
+            r = _reward(noise, means[k], sigma)
+            counts[k] += 1
+            sums[k] += r
+        istate[0] = K
+        istate[1] = 0
+        istate[2] = 1
+        istate[3] = -1
+        Ai, m0, h0, ld = _exact_state_lowmem(X, counts, sums, reg)
+        Ainv[:, :] = Ai
+        mu[:] = m0
+        h[:] = h0
+        fstate[0] = ld
+    t = istate[0]
+    since = istate[1]
+    logdet = fstate[0]
+    base = 2.0 * np.log(union / delta) - d * np.log(reg)
+    u = np.empty(d)
+    g = np.empty(d)
+    Hcol = np.empty(K)
+    B = -np.inf
+    Ct = 0.0
+    while True:
+        if istate[3] >= 0:  # resume the round that waited for a pair's weights
+            i_t = istate[3]
+            j_t = istate[4]
+            istate[3] = -1
+        else:
+            if radius == 0:
+                Ct = R * np.sqrt(base + logdet) + np.sqrt(reg) * S
+            elif radius == 1:
+                Ct = R * np.sqrt(2.0 * np.log(union / delta)
+                                 + d * np.log(1.0 + t * L2 / (reg * d))) + np.sqrt(reg) * S
+            else:
+                Ct = R * np.sqrt(d * np.log(union * (1.0 + t) / delta)) + np.sqrt(reg) * S
+            i_t = 0
+            n_best = 1
+            for k in range(1, K):
+                if mu[k] > mu[i_t]:
+                    i_t, n_best = k, 1
+                elif mu[k] == mu[i_t]:
+                    n_best += 1
+                    if np.random.randint(n_best) == 0:
+                        i_t = k
+            # u = A^-1 x_i; ||x_i - x_j||^2_{A^-1} = h_i + h_j - 2 x_j^T u
+            for a in range(d):
+                s = 0.0
+                for b in range(d):
+                    s += Ainv[a, b] * X[i_t, b]
+                u[a] = s
+            j_t = -1
+            B = -np.inf
+            for j in range(K):
+                if j == i_t:
+                    continue
+                xu = 0.0
+                for a in range(d):
+                    xu += X[j, a] * u[a]
+                v = h[i_t] + h[j] - 2.0 * xu
+                val = mu[j] - mu[i_t] + np.sqrt(max(v, 0.0)) * Ct
+                if val > B:
+                    B, j_t = val, j
+            if B <= epsilon or t >= max_steps:
+                istate[0] = t
+                istate[1] = since
+                fstate[0] = logdet
+                return 0, B, i_t, j_t
+            if rule == 1:
+                lo = min(i_t, j_t)
+                hi = max(i_t, j_t)
+                key = lo * K + hi
+                if key != istate[5]:
+                    pos = np.searchsorted(keys, key)
+                    if pos >= keys.size or keys[pos] != key:
+                        istate[0] = t
+                        istate[1] = since
+                        istate[3] = i_t
+                        istate[4] = j_t
+                        fstate[0] = logdet
+                        return 1, B, i_t, j_t
+        a = 0
+        if rule == 0:
+            # w = A^-1 (x_i - x_j); greedy score (x_k^T w)^2 / (1 + h_k)
+            for p in range(d):
+                s = 0.0
+                for q in range(d):
+                    s += Ainv[p, q] * (X[i_t, q] - X[j_t, q])
+                g[p] = s
+            best = -1.0
+            n_ties = 0
+            for k in range(K):
+                gk = 0.0
+                for p in range(d):
+                    gk += X[k, p] * g[p]
+                sc = gk * gk / (1.0 + h[k])
+                if sc > best * (1.0 + 1e-12) or best < 0:
+                    best, a, n_ties = sc, k, 1
+                elif sc >= best * (1.0 - 1e-12):
+                    n_ties += 1
+                    if np.random.randint(n_ties) == 0:
+                        a = k
+        else:
+            lo = min(i_t, j_t)
+            hi = max(i_t, j_t)
+            key = lo * K + hi
+            if key != istate[5]:
+                pd[:] = 0.0
+                pos = np.searchsorted(keys, key)
+                for e in range(ptr[pos], ptr[pos + 1]):
+                    pd[cidx[e]] = cval[e]
+                istate[5] = key
+            best = np.inf
+            for k in range(K):
+                sc = counts[k] / (pd[k] + 1e-10)
+                if sc < best:
+                    best, a = sc, k
+        r = _reward(noise, means[a], sigma)
+        counts[a] += 1
+        sums[a] += r
+        t += 1
+        since += 1
+        if since >= refresh_every:
+            Ai, m0, h0, logdet = _exact_state_lowmem(X, counts, sums, reg)
+            Ainv[:, :] = Ai
+            mu[:] = m0
+            h[:] = h0
+            since = 0
+        else:
+            # g = A^-1 x_a; H[:, a] = X g; Sherman--Morrison on A^-1, mu and diag H
+            for p in range(d):
+                s = 0.0
+                for q in range(d):
+                    s += Ainv[p, q] * X[a, q]
+                g[p] = s
+            haa = h[a]
+            inv = 1.0 / (1.0 + haa)
+            logdet += np.log(1.0 + haa)
+            resid = (r - mu[a]) * inv
+            for k in range(K):
+                s = 0.0
+                for p in range(d):
+                    s += X[k, p] * g[p]
+                Hcol[k] = s
+            for k in range(K):
+                mu[k] += Hcol[k] * resid
+                h[k] -= Hcol[k] * Hcol[k] * inv
+            for p in range(d):
+                for q in range(d):
+                    Ainv[p, q] -= g[p] * g[q] * inv
+
+
+def _lingape_lowmem(X, means, noise, sigma, reg, R, S, delta, epsilon, rule, weights, max_steps,
+                    refresh_every, seed, radius, union, L2):
+    """Drive :func:`_lingape_lowmem_kernel`, solving the LP of each new pair in between."""
+    K, d = X.shape
+    counts = np.zeros(K, dtype=np.int64)
+    sums = np.zeros(K)
+    Ainv = np.zeros((d, d))
+    mu = np.zeros(K)
+    h = np.zeros(K)
+    fstate = np.zeros(1)
+    istate = np.array([0, 0, 0, -1, -1, -1], dtype=np.int64)
+    pd = np.zeros(K)
+    empty_i, empty_f = np.zeros(0, dtype=np.int64), np.zeros(0)
+    while True:
+        if rule == 1:
+            keys, ptr, cidx, cval = weights.csr()
+        else:
+            keys, ptr, cidx, cval = empty_i, np.zeros(1, dtype=np.int64), empty_i, empty_f
+        status, B, i_t, j_t = _lingape_lowmem_kernel(
+            X, means, noise, sigma, reg, R, S, delta, epsilon, rule, max_steps, refresh_every,
+            seed, radius, union, L2, counts, sums, Ainv, mu, h, fstate, istate, keys, ptr,
+            cidx, cval, pd)
+        if status == 0:
+            return int(istate[0]), int(i_t), counts, B <= epsilon, sums, float(B), int(j_t)
+        weights.pair(int(istate[3]), int(istate[4]))
+
+
 def lingape(env, rng, *, delta: float = 0.05, epsilon: float = 0.0, rule: str = "greedy",
             reg: float = 1.0, S: float | None = None, R: float | None = None,
             max_steps: int = 10**9, refresh_every: int = 4096, weights=None,
-            radius: str = "det", log_union: str = "pairs") -> LinGapEResult:
+            radius: str = "det", log_union: str = "pairs", _lowmem: bool | None = None
+            ) -> LinGapEResult:
     r"""One run of LinGapE (Xu et al. 2018, Algorithm 1) on a Gaussian or Bernoulli linear bandit.
 
     Parameters
@@ -257,8 +612,9 @@ def lingape(env, rng, *, delta: float = 0.05, epsilon: float = 0.0, rule: str = 
         Bound on :math:`\|\theta\|`; default :math:`\|\theta^*\|` (known, as in the experiments).
     R : float, optional
         Sub-Gaussian scale of the noise; default ``env.sigma`` (Gaussian) or 1/2 (Bernoulli).
-    weights : (K, K, K) array, optional
-        Precomputed :func:`ratio_weights` (the ratio rule computes them otherwise).
+    weights : (K, K, K) array or :class:`LazyRatioWeights`, optional
+        Precomputed :func:`ratio_weights`, or a lazy per-pair cache to share between runs (the
+        ratio rule computes them otherwise: all pairs up front for small ``K``, lazily above).
     radius : ``"det"``, ``"det-bound"`` or ``"code"``
         The confidence radius :math:`C_t` (see :func:`confidence_radius`): Eq. 3 (default, the
         paper), its determinant bound Eq. 4, or the authors' early script's
@@ -268,6 +624,15 @@ def lingape(env, rng, *, delta: float = 0.05, epsilon: float = 0.0, rule: str = 
     max_steps : int
         A run is cut after this many rounds (``stopped`` False); the state at the cut is
         returned, so ``max_steps`` also serves to inspect the algorithm at a given round.
+
+    Notes
+    -----
+    Above ``LOWMEM_ABOVE_K`` arms the run takes the low-memory path: :math:`A_t^{-1}`
+    (``d x d``), the estimated means and :math:`\|x_k\|^2_{A_t^{-1}}` are kept instead of the
+    ``K x K`` matrix H, so a round costs :math:`O(Kd)` and memory is :math:`O(Kd)`; the ratio
+    rule solves the LP (11) only for the pairs :math:`(i_t,j_t)` that occur
+    (:class:`LazyRatioWeights`). Both paths make the same decisions from the same random
+    stream; they differ only by floating-point rounding (the tests check identical runs).
     """
     if not isinstance(env, (GaussianLinearBandit, BernoulliLinearBandit)):
         raise TypeError(f"env must be a Gaussian or Bernoulli linear bandit, got {type(env).__name__}")
@@ -286,20 +651,39 @@ def lingape(env, rng, *, delta: float = 0.05, epsilon: float = 0.0, rule: str = 
         raise ValueError(f"radius must be one of {RADII}, got {radius!r}")
     if log_union not in LOG_UNIONS:
         raise ValueError(f"log_union must be one of {LOG_UNIONS}, got {log_union!r}")
+    lowmem = env.K > LOWMEM_ABOVE_K if _lowmem is None else bool(_lowmem)
+    lazy = None
     if rule == "ratio":
-        P = ratio_weights(env.X)[0] if weights is None else np.asarray(weights, dtype=float)
-        if P.shape != (env.K,) * 3:
-            raise ValueError(f"weights must have shape {(env.K,) * 3}, got {P.shape}")
+        if isinstance(weights, LazyRatioWeights):
+            if weights.X.shape != env.X.shape or not np.array_equal(weights.X, env.X):
+                raise ValueError("weights (LazyRatioWeights) were built for other arms")
+            lazy = weights
+        elif weights is not None:
+            P = np.asarray(weights, dtype=float)
+            if P.shape != (env.K,) * 3:
+                raise ValueError(f"weights must have shape {(env.K,) * 3}, got {P.shape}")
+            lazy = LazyRatioWeights(env.X, dense=P) if lowmem else None
+        elif lowmem:
+            lazy = LazyRatioWeights(env.X)
+        else:
+            P = ratio_weights(env.X)[0]
+        if not lowmem and lazy is not None:
+            P = np.array([[lazy.dense(i, j) if i != j else np.zeros(env.K)
+                           for j in range(env.K)] for i in range(env.K)])
     else:
         P = np.zeros((1, 1, 1))
     seed = int(rng.integers(2**31))
     X = np.ascontiguousarray(env.X, dtype=float)
-    t, rec, counts, stopped, sums, B, j_t = _lingape_kernel(
-        X, env.means.astype(float), 0 if gaussian else 1,
-        float(env.sigma) if gaussian else 0.0, reg, R, S, delta, epsilon,
-        0 if rule == "greedy" else 1, np.ascontiguousarray(P), max_steps, refresh_every, seed,
-        RADII.index(radius), float(env.K**2 if log_union == "pairs" else env.K),
-        float(np.max(np.sum(X**2, axis=1))))
+    args = (X, env.means.astype(float), 0 if gaussian else 1,
+            float(env.sigma) if gaussian else 0.0, reg, R, S, delta, epsilon,
+            0 if rule == "greedy" else 1)
+    tail = (max_steps, refresh_every, seed, RADII.index(radius),
+            float(env.K**2 if log_union == "pairs" else env.K), float(np.max(np.sum(X**2, axis=1))))
+    if lowmem:
+        t, rec, counts, stopped, sums, B, j_t = _lingape_lowmem(*args, lazy, *tail)
+    else:
+        t, rec, counts, stopped, sums, B, j_t = _lingape_kernel(
+            *args, np.ascontiguousarray(P), *tail)
     gaps = env.means.max() - env.means
     correct = bool(stopped and gaps[rec] <= epsilon + 1e-15)
     return LinGapEResult(int(t), int(rec), counts, bool(stopped), correct, sums, float(B),
@@ -310,7 +694,11 @@ def lingape_runs(env, n_runs: int, rng, **kw) -> RunsResult:
     """``n_runs`` independent LinGapE runs (sequential; one generator) as a :class:`RunsResult`."""
     n_runs = check_int(n_runs, "n_runs", minimum=1)
     if kw.get("rule") == "ratio" and kw.get("weights") is None:
-        kw["weights"] = ratio_weights(env.X)[0]
+        lowmem = kw.get("_lowmem")
+        if env.K > LOWMEM_ABOVE_K if lowmem is None else lowmem:
+            kw["weights"] = LazyRatioWeights(env.X)  # LPs solved once per pair for all runs
+        else:
+            kw["weights"] = ratio_weights(env.X)[0]
     out = [lingape(env, rng, **kw) for _ in range(n_runs)]
     return RunsResult.from_runs(f"LinGapE ({kw.get('rule', 'greedy')})", out)
 

@@ -1,0 +1,335 @@
+"""Sphinx extension: the book's claims ledger, built from every chapter's claims JSON.
+
+Each chapter writes ``<claims dir>/<chapter>.json`` with :meth:`bai.claims.ClaimsLedger.write`
+while it executes. The directive ``claims-ledger`` leaves a placeholder that is filled at
+``doctree-resolved``, i.e. after every chapter has been read (and, in ``make book``, executed
+through the notebook cache), so the page never shows the claims of a previous build. The page
+is re-read on every build (``env-get-outdated``): its content depends on files that Sphinx does
+not track.
+
+Usage in a page::
+
+    ```{claims-ledger} totals
+    ```
+
+    ```{claims-ledger} claims
+    ```
+
+``totals`` is one row per paper (reproduced / not reproduced / not comparable); ``claims`` is
+one table of every claim: paper, claim, paper value and source, our value with its uncertainty,
+verdict, a link to the figure and the reason, linked to the chapter's discussion (its
+``section`` anchor when the claim names one). Without an argument both are shown.
+
+The claims directory is, in order: the config value ``claims_ledger_dir`` (relative to the book
+folder), the environment variable ``BAI_CLAIMS_DIR`` (where the chapters write), or
+``<book>/_claims``. A claim that is *not reproduced* and carries no reason is flagged on the
+page and raises a Sphinx warning, so that a strict build (``-W``) fails.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from pathlib import Path
+
+from docutils import nodes
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+
+logger = logging.getLogger(__name__)
+
+REPRODUCED, NOT_REPRODUCED, NOT_COMPARABLE = "reproduced", "not reproduced", "not comparable"
+VERDICTS = (REPRODUCED, NOT_REPRODUCED, NOT_COMPARABLE)
+PARTS = ("totals", "claims")
+MISSING_REASON = "⚠ no reason given"
+STATIC = Path(__file__).resolve().parent / "static"   # claims_ledger.css
+
+
+class claims_ledger_node(nodes.General, nodes.Element):
+    """Placeholder replaced by the ledger's tables at ``doctree-resolved``."""
+
+
+class ClaimsLedgerDirective(SphinxDirective):
+    optional_arguments = 1
+    has_content = False
+
+    def run(self):
+        part = self.arguments[0].strip() if self.arguments else "all"
+        if part not in (*PARTS, "all"):
+            raise self.error(f"claims-ledger: the argument must be one of {PARTS} (or none), "
+                             f"got {part!r}")
+        docs = getattr(self.env, "claims_ledger_docs", set())
+        docs.add(self.env.docname)
+        self.env.claims_ledger_docs = docs
+        return [claims_ledger_node("", part=part)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading the claims
+# ---------------------------------------------------------------------------------------------
+
+
+def claims_dir(app) -> Path:
+    configured = app.config.claims_ledger_dir
+    if configured:
+        return (Path(app.srcdir) / configured).resolve()
+    env = os.environ.get("BAI_CLAIMS_DIR", "").strip()
+    if env:
+        return Path(env).resolve()
+    return Path(app.srcdir) / "_claims"
+
+
+def load_ledgers(folder: Path, docname: str) -> list[dict]:
+    """Every ``*.json`` claims file in ``folder`` (warning on unreadable ones)."""
+    out = []
+    if not folder.is_dir():
+        logger.warning(f"claims ledger: no claims folder {folder} (execute the chapters first)",
+                       location=docname, type="claims_ledger", subtype="missing")
+        return out
+    for path in sorted(folder.glob("*.json")):
+        try:
+            data = json.loads(path.read_text())
+            if not isinstance(data.get("claims"), list):
+                raise ValueError("no 'claims' list")
+        except (OSError, ValueError) as err:
+            logger.warning(f"claims ledger: cannot read {path.name}: {err}", location=docname,
+                           type="claims_ledger", subtype="unreadable")
+            continue
+        data.setdefault("chapter", path.stem)
+        data.setdefault("paper", data["chapter"])
+        out.append(data)
+    if not out:
+        logger.warning(f"claims ledger: no claims files in {folder}", location=docname,
+                       type="claims_ledger", subtype="missing")
+    return out
+
+
+def _toc_order(env) -> list[str]:
+    """Documents in reading order (depth-first through the toctrees from the root)."""
+    order, seen = [], set()
+
+    def walk(doc):
+        if doc in seen:
+            return
+        seen.add(doc)
+        order.append(doc)
+        for child in env.toctree_includes.get(doc, []):
+            walk(child)
+
+    walk(env.config.root_doc)
+    return order
+
+
+def _chapter_doc(env, chapter: str) -> str | None:
+    if chapter in env.found_docs:
+        return chapter
+    hits = sorted(d for d in env.found_docs if d.rsplit("/", 1)[-1] == chapter)
+    return hits[0] if hits else None
+
+
+# ---------------------------------------------------------------------------------------------
+# Formatting
+# ---------------------------------------------------------------------------------------------
+
+
+def fmt(x, digits: int = 4) -> str:
+    """A number for the table: integers in full with separators, others to ``digits``."""
+    if x is None:
+        return "—"
+    if isinstance(x, bool):
+        return str(x)
+    if isinstance(x, (int, float)):
+        if not math.isfinite(x):
+            return str(x)
+        if float(x).is_integer() and abs(x) < 1e15:
+            return f"{int(x):,}"
+        if abs(x) >= 10 ** digits:   # no exponent for large values: 247.1 -> "247"
+            return f"{x:,.0f}"
+        return f"{x:.{digits}g}"
+    return str(x)
+
+
+def ours_text(claim: dict) -> str:
+    """Our value with its uncertainty: ``± SE`` or the error rate's Clopper-Pearson interval."""
+    value, se, details = claim.get("value"), claim.get("se"), claim.get("details") or {}
+    if value is None:
+        return "—"
+    if se is not None:
+        return f"{fmt(value)} ± {fmt(se, 2)}"
+    if "failures" in details and "runs" in details:
+        text = f"{fmt(value)} ({details['failures']}/{details['runs']}"
+        if "ci_low" in details and "ci_high" in details:
+            text += f", CI [{fmt(details['ci_low'], 2)}, {fmt(details['ci_high'], 2)}]"
+        return text + ")"
+    return fmt(value)
+
+
+def _para(*children, classes=()):
+    p = nodes.paragraph("", "", *children)
+    p["classes"].extend(classes)
+    return p
+
+
+def _link(text: str, uri: str | None):
+    if uri is None:
+        return nodes.Text(text)
+    return nodes.reference(text, text, refuri=uri, internal=True)
+
+
+def _table(headers, rows, widths, classes=("claims-ledger",)):
+    table = nodes.table(classes=list(classes))
+    tgroup = nodes.tgroup(cols=len(headers))
+    table += tgroup
+    for w in widths:
+        tgroup += nodes.colspec(colwidth=w)
+    thead = nodes.thead()
+    tgroup += thead
+    row = nodes.row()
+    for h in headers:
+        row += nodes.entry("", _para(nodes.Text(h)))
+    thead += row
+    tbody = nodes.tbody()
+    tgroup += tbody
+    for cells in rows:
+        row = nodes.row()
+        for cell in cells:
+            entry = nodes.entry()
+            for item in (cell if isinstance(cell, list) else [cell]):
+                entry += item if isinstance(item, nodes.Element) else _para(nodes.Text(str(item)))
+            row += entry
+        tbody += row
+    return table
+
+
+def _verdict(verdict: str):
+    slug = re.sub(r"\W+", "-", verdict).strip("-")
+    return nodes.inline(verdict, verdict, classes=[f"claims-verdict-{slug}"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Building the page
+# ---------------------------------------------------------------------------------------------
+
+
+def _uri(app, fromdoc: str, target: str | None, section: str = "") -> str | None:
+    if target is None:
+        return None
+    uri = app.builder.get_relative_uri(fromdoc, target)
+    return f"{uri}#{section.lstrip('#')}" if section else uri
+
+
+def totals_table(app, fromdoc: str, ledgers: list[dict]):
+    rows, grand = [], dict.fromkeys(VERDICTS, 0)
+    for data in ledgers:
+        counts = dict.fromkeys(VERDICTS, 0)
+        for c in data["claims"]:
+            counts[c.get("verdict", NOT_COMPARABLE)] = counts.get(c.get("verdict"), 0) + 1
+        for v in VERDICTS:
+            grand[v] += counts.get(v, 0)
+        doc = _chapter_doc(app.env, data["chapter"])
+        rows.append([_para(nodes.Text(data["paper"])),
+                     _para(_link(data["chapter"], _uri(app, fromdoc, doc))),
+                     *[fmt(counts[v]) for v in VERDICTS], fmt(sum(counts.values()))])
+    rows.append([_para(nodes.strong("", "all papers")), "",
+                 *[_para(nodes.strong("", fmt(grand[v]))) for v in VERDICTS],
+                 _para(nodes.strong("", fmt(sum(grand.values()))))])
+    return _table(["paper", "chapter", *VERDICTS, "claims"], rows, [30, 14, 9, 9, 9, 8],
+                  classes=("claims-ledger", "claims-ledger-totals"))
+
+
+def claims_table(app, fromdoc: str, ledgers: list[dict]):
+    rows = []
+    for data in ledgers:
+        doc = _chapter_doc(app.env, data["chapter"])
+        for c in data["claims"]:
+            verdict = c.get("verdict", "")
+            section = c.get("section") or ""
+            target = _uri(app, fromdoc, doc, section)
+            reason = (c.get("reason") or "").strip()
+            if reason:
+                reason_cell = _para(_link(reason, target))
+            elif verdict == NOT_REPRODUCED:
+                reason_cell = _para(nodes.inline(MISSING_REASON, MISSING_REASON,
+                                                 classes=["claims-missing-reason"]))
+                logger.warning(f"claims ledger: claim {c.get('id')!r} of chapter "
+                               f"{data['chapter']!r} is not reproduced but has no reason "
+                               f"(give the ledger call a one-line reason=)",
+                               location=fromdoc, type="claims_ledger", subtype="no_reason")
+            else:
+                reason_cell = ""
+            figure = (c.get("figure") or "").strip()
+            rows.append([
+                _para(_link(data["chapter"], _uri(app, fromdoc, doc))),
+                [_para(nodes.Text(c.get("statement", ""))),
+                 _para(nodes.literal(c.get("id", ""), c.get("id", ""), classes=["claim-id"]))],
+                [_para(nodes.Text(fmt(c.get("paper_value")))),
+                 _para(nodes.emphasis("", c.get("source", "")))],
+                ours_text(c),
+                _para(_verdict(verdict)),
+                _para(_link(figure, _uri(app, fromdoc, doc))) if figure else "",
+                reason_cell,
+            ])
+    return _table(["paper", "claim", "paper value (source)", "ours", "verdict", "figure",
+                   "reason"], rows, [9, 30, 14, 12, 9, 8, 26],
+                  classes=("claims-ledger", "claims-ledger-claims"))
+
+
+def fill_ledgers(app, doctree, docname):
+    placeholders = list(doctree.findall(claims_ledger_node))
+    if not placeholders:
+        return
+    folder = claims_dir(app)
+    ledgers = load_ledgers(folder, docname)
+    order = {d: i for i, d in enumerate(_toc_order(app.env))}
+    ledgers.sort(key=lambda d: (order.get(_chapter_doc(app.env, d["chapter"]), len(order)),
+                                d["chapter"]))
+    for node in placeholders:
+        part = node.get("part", "all")
+        out = []
+        if not ledgers:
+            out.append(_para(nodes.emphasis("", f"No claims files were found in {folder}.")))
+        else:
+            if part in ("totals", "all"):
+                out.append(totals_table(app, docname, ledgers))
+            if part in ("claims", "all"):
+                out.append(claims_table(app, docname, ledgers))
+        node.replace_self(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Environment bookkeeping: the ledger pages are re-read on every build
+# ---------------------------------------------------------------------------------------------
+
+
+def always_outdated(app, env, added, changed, removed):
+    return sorted(d for d in getattr(env, "claims_ledger_docs", set())
+                  if d in env.found_docs and d not in added | changed | removed)
+
+
+def purge(app, env, docname):
+    getattr(env, "claims_ledger_docs", set()).discard(docname)
+
+
+def merge(app, env, docnames, other):
+    env.claims_ledger_docs = (getattr(env, "claims_ledger_docs", set())
+                              | getattr(other, "claims_ledger_docs", set()))
+
+
+def add_static_path(app, config):
+    if str(STATIC) not in config.html_static_path:
+        config.html_static_path.append(str(STATIC))
+
+
+def setup(app):
+    app.add_config_value("claims_ledger_dir", "", "env", [str])
+    app.add_node(claims_ledger_node)
+    app.add_directive("claims-ledger", ClaimsLedgerDirective)
+    app.connect("doctree-resolved", fill_ledgers)
+    app.connect("env-get-outdated", always_outdated)
+    app.connect("env-purge-doc", purge)
+    app.connect("env-merge-info", merge)
+    app.connect("config-inited", add_static_path)
+    app.add_css_file("claims_ledger.css")
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,406 @@
+"""Command line: rerun one chapter of the book and print its claims table.
+
+``python -m bai reproduce <chapter> --profile paper --jobs N``
+    Executes the chapter's notebook with papermill (a progress bar over its cells), at the
+    chosen profile, keeping every finished experiment task in a checkpoint directory keyed by
+    the profile (default ``build/<profile>/checkpoints/<chapter>``): rerunning the same command
+    after an interruption (Ctrl-C) resumes where it stopped. Then prints the chapter's claims
+    (paper value, ours +- standard error, verdict) and the totals, from the claims JSON file that
+    the chapter wrote (``<out>/claims/<chapter>.json``).
+``python -m bai reproduce <chapter> --backend dask --scheduler tcp://HOST:8786``
+    The same on a dask cluster. ``--jobs``, ``--backend`` and ``--scheduler`` reach the
+    chapter's :func:`bai.experiments.run_experiment` calls through the environment variables
+    ``BAI_N_JOBS``, ``BAI_BACKEND`` and ``BAI_SCHEDULER`` (see
+    :func:`bai.experiments.runtime_overrides`); results do not depend on them.
+``python -m bai reproduce --list``
+    The chapters (as listed in ``book/_toc.yml``) and their profiles.
+
+The chapter execution and the staging of the CI book (``scripts/run_chapters.py``) live here
+too, so that the script and the command line share them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import re
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from .experiments import ENV_BACKEND, ENV_N_JOBS, ENV_SCHEDULER, PROFILES
+
+__all__ = ["find_root", "toc_files", "notebook_chapters", "execute", "stage", "write_twins",
+           "claims_table", "main"]
+
+CLAIMS_ENV = "BAI_CLAIMS_DIR"
+BLAS_THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+class CLIError(Exception):
+    """A usage error: printed without a traceback, exit status 2."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Locating the book
+# ---------------------------------------------------------------------------------------------
+
+
+def find_root(start: Path | None = None) -> Path:
+    """The repository root: the folder that holds ``book/_toc.yml``.
+
+    Looks next to the package first (an editable install in the repository), then in the
+    current directory and its parents.
+    """
+    candidates = [Path(__file__).resolve().parents[2]]
+    here = (start or Path.cwd()).resolve()
+    candidates += [here, *here.parents]
+    for c in candidates:
+        if (c / "book" / "_toc.yml").is_file():
+            return c
+    raise CLIError("cannot find the book (a folder 'book' with '_toc.yml'): run from the "
+                   "repository, or install the package from it in editable mode")
+
+
+def toc_files(book: Path) -> list[str]:
+    """Every ``file:`` entry of the table of contents, in order (root first)."""
+    import yaml
+
+    toc = yaml.safe_load((book / "_toc.yml").read_text())
+    out = [toc["root"]]
+
+    def walk(node):
+        if isinstance(node, dict):
+            if "file" in node:
+                out.append(node["file"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk({k: v for k, v in toc.items() if k != "root"})
+    return out
+
+
+def notebook_chapters(book: Path) -> list[Path]:
+    """The ToC entries that are MyST notebooks (a jupytext header with a kernelspec)."""
+    chapters = []
+    for entry in toc_files(book):
+        path = book / f"{entry}.md"
+        if not path.exists():
+            continue
+        head = path.read_text().split("\n---", 1)[0]
+        if "jupytext" in head and "kernelspec" in head:
+            chapters.append(path)
+    return chapters
+
+
+def _has_parameters_cell(nb) -> bool:
+    return any("parameters" in c.get("metadata", {}).get("tags", []) for c in nb.cells)
+
+
+def _declares(nb, name: str) -> bool:
+    """True when the parameters cell assigns ``name``."""
+    return any("parameters" in c.get("metadata", {}).get("tags", [])
+               and re.search(rf"^{name}\s*=", c.source, re.M) for c in nb.cells)
+
+
+def chapter_profiles(md: Path) -> list[str]:
+    """The profile names of a chapter's ``PROFILES = {...}`` dict (read from its source)."""
+    found = re.findall(r'^\s{4}"(\w+)":\s*\{', _profiles_block(md.read_text()), re.M)
+    return found or list(PROFILES)
+
+
+def _profiles_block(text: str) -> str:
+    m = re.search(r"^PROFILES\s*=\s*\{\n(.*?)^\}", text, re.M | re.S)
+    return m.group(1) if m else ""
+
+
+# ---------------------------------------------------------------------------------------------
+# Executing chapters (shared with scripts/run_chapters.py)
+# ---------------------------------------------------------------------------------------------
+
+
+def write_twins(book: Path) -> None:
+    """Write an output-free ``.ipynb`` next to each MyST chapter (for the launch buttons)."""
+    import jupytext
+
+    for md in notebook_chapters(book):
+        nb = jupytext.read(md)
+        jupytext.write(nb, md.with_suffix(".ipynb"))
+        print(f"twin: {md.with_suffix('.ipynb')}")
+
+
+def execute(md: Path, output: Path, profile: str, claims_dir: Path,
+            checkpoints: Path | None = None, progress_bar: bool = False) -> float:
+    """Run one chapter through papermill with ``profile``; returns the wall time in seconds.
+
+    The chapter writes its claims to ``claims_dir`` (through ``BAI_CLAIMS_DIR``). With
+    ``checkpoints``, a chapter whose parameters cell declares ``checkpoint_dir`` gets
+    ``checkpoints/<chapter>``: its experiments then resume after an interruption. The executed
+    notebook reaches ``output`` only when every cell succeeded.
+    """
+    import jupytext
+    import papermill as pm
+
+    nb = jupytext.read(md)
+    if not _has_parameters_cell(nb):
+        raise SystemExit(f"{md}: no cell tagged 'parameters' (papermill needs one)")
+    params = {"profile": profile}
+    if checkpoints is not None and _declares(nb, "checkpoint_dir"):
+        params["checkpoint_dir"] = str((Path(checkpoints) / md.stem).resolve())
+    output = Path(output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / md.with_suffix(".ipynb").name
+        jupytext.write(nb, src)
+        os.environ[CLAIMS_ENV] = str(Path(claims_dir).resolve())
+        # one BLAS thread per process (the kernel inherits it): experiments parallelise over
+        # processes, and a multi-threaded OpenBLAS on busy cores slowed the design solver ~50x
+        for var in BLAS_THREAD_VARS:
+            os.environ.setdefault(var, "1")
+        start = time.perf_counter()
+        partial = Path(tmp) / "executed.ipynb"
+        pm.execute_notebook(
+            str(src), str(partial), parameters=params, cwd=str(md.parent),
+            kernel_name="python3", progress_bar=progress_bar, log_output=False,
+        )
+        elapsed = time.perf_counter() - start
+        shutil.move(str(partial), output)  # only a finished execution reaches `output`
+    return elapsed
+
+
+def stage(book: Path, profile: str, out: Path) -> None:
+    """Execute every notebook chapter of ``book`` into a staged copy ``out/book``.
+
+    Each chapter is replaced by its executed ``.ipynb``, execution is switched off in the staged
+    ``_config.yml``, and the claims the chapters wrote (``out/claims``) are copied into the
+    staged ``_claims/``, where the claims-ledger page reads them. The staged book is assembled
+    in a temporary folder and moved into place only when every chapter succeeded.
+    """
+    import yaml
+
+    out = Path(out).resolve()
+    claims_dir = out / "claims"
+    out.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix="book-", dir=out))
+    try:
+        staged = tmp / "book"
+        shutil.copytree(book, staged, ignore=shutil.ignore_patterns(
+            "_build", "_claims", "*.ipynb", ".ipynb_checkpoints", "__pycache__"))
+        # this run's claims only: a chapter that no longer exists must not reach the ledger
+        run_claims = tmp / "claims"
+        timings = []
+        for md in notebook_chapters(staged):
+            rel = md.relative_to(staged)
+            print(f"[{profile}] executing {rel} ...", flush=True)
+            seconds = execute(md, md.with_suffix(".ipynb"), profile, run_claims)
+            md.unlink()
+            timings.append((str(rel), seconds))
+            print(f"[{profile}] {rel}: {seconds:.1f} s", flush=True)
+        config_path = staged / "_config.yml"
+        config = yaml.safe_load(config_path.read_text())
+        config.setdefault("execute", {})["execute_notebooks"] = "off"
+        config["exclude_patterns"] = [p for p in config.get("exclude_patterns", [])
+                                      if p != "**.ipynb"]
+        sphinx_config = config.setdefault("sphinx", {}).setdefault("config", {})
+        sphinx_config["claims_ledger_dir"] = "_claims"
+        config_path.write_text(yaml.safe_dump(config, sort_keys=False))
+        run_claims.mkdir(exist_ok=True)
+        shutil.copytree(run_claims, staged / "_claims")
+        if claims_dir.exists():
+            shutil.rmtree(claims_dir)
+        run_claims.rename(claims_dir)
+        final = out / "book"
+        if final.exists():
+            shutil.rmtree(final)
+        staged.rename(final)
+        total = sum(s for _, s in timings)
+        print(f"[{profile}] {len(timings)} chapter(s) executed in {total:.1f} s; "
+              f"staged book: {final}")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# The claims table
+# ---------------------------------------------------------------------------------------------
+
+
+def _fmt(x) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, bool):
+        return str(x)
+    if isinstance(x, (int, float)):
+        if isinstance(x, float) and not math.isfinite(x):
+            return str(x)
+        if abs(x) >= 1e4:   # no exponent: 2742457 -> 2,742,457
+            return f"{x:,.0f}"
+        return f"{x:.4g}"
+    return str(x)
+
+
+def _ours(c: dict) -> str:
+    value, se, details = c.get("value"), c.get("se"), c.get("details") or {}
+    if value is None:
+        return "-"
+    if se is not None:
+        return f"{_fmt(value)} ± {_fmt(se)}"
+    if "ci_low" in details and "ci_high" in details:
+        return f"{_fmt(value)} [{_fmt(details['ci_low'])}, {_fmt(details['ci_high'])}]"
+    return _fmt(value)
+
+
+def claims_table(data: dict, width: int = 52) -> str:
+    """The text table of one chapter's claims JSON: id, paper value, ours, verdict, totals."""
+    rows = [("claim", "paper", "ours ± se", "verdict")]
+    notes = []
+    totals = {"reproduced": 0, "not reproduced": 0, "not comparable": 0}
+    for c in data["claims"]:
+        cid = c["id"] if len(c["id"]) <= width else c["id"][: width - 1] + "…"
+        rows.append((cid, _fmt(c.get("paper_value")), _ours(c), c["verdict"]))
+        totals[c["verdict"]] = totals.get(c["verdict"], 0) + 1
+        if c["verdict"] != "reproduced":
+            notes.append(f"  {c['id']}: {c.get('reason') or '(NO REASON GIVEN)'}")
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    lines = []
+    for k, r in enumerate(rows):
+        lines.append("  ".join(r[i].ljust(widths[i]) for i in range(4)).rstrip())
+        if k == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    n = sum(totals.values())
+    lines.append("")
+    lines.append(f"{data.get('paper', data.get('chapter', ''))}: {n} claims, "
+                 + ", ".join(f"{v} {k}" for k, v in totals.items()))
+    if notes:
+        lines.append("not reproduced / not comparable:")
+        lines.extend(notes)
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# python -m bai reproduce
+# ---------------------------------------------------------------------------------------------
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m bai", description="The book's command line.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    rep = sub.add_parser(
+        "reproduce", help="rerun one chapter's experiments and print its claims table",
+        description="Execute one chapter with papermill at a profile, resuming from checkpoints "
+                    "after an interruption, and print its claims table with the verdicts.")
+    rep.add_argument("chapter", nargs="?", help="chapter name (see --list), e.g. soare2014")
+    rep.add_argument("--list", action="store_true", help="list the chapters and exit")
+    rep.add_argument("--profile", default="paper",
+                     help="the chapter's profile: ci (small, seconds) or paper (the paper's "
+                          "scale; default)")
+    rep.add_argument("--jobs", type=int, metavar="N",
+                     help="worker processes (default: the profile's n_jobs)")
+    rep.add_argument("--backend", choices=("joblib", "dask"),
+                     help="joblib (one machine) or dask (a cluster with --scheduler, or a local "
+                          "dask cluster of --jobs workers)")
+    rep.add_argument("--scheduler", metavar="ADDRESS",
+                     help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (needs "
+                          "--backend dask)")
+    rep.add_argument("--checkpoints", type=Path, metavar="DIR",
+                     help="checkpoint folder (default: <out>/checkpoints); a rerun with the same "
+                          "folder resumes")
+    rep.add_argument("--out", type=Path, metavar="DIR",
+                     help="output folder (default: build/<profile> in the repository): the "
+                          "executed <chapter>.ipynb and claims/<chapter>.json")
+    rep.add_argument("--book", type=Path, metavar="DIR", help=argparse.SUPPRESS)
+    return parser
+
+
+def _list(book: Path) -> str:
+    lines = ["chapter               profiles   title"]
+    for md in notebook_chapters(book):
+        text = md.read_text()
+        m = re.search(r"^# (.+)$", text, re.M)
+        title = m.group(1).strip() if m else ""
+        lines.append(f"{md.stem:<21} {','.join(chapter_profiles(md)):<10} {title}")
+    return "\n".join(lines)
+
+
+def reproduce(args) -> int:
+    root = find_root() if args.book is None else Path(args.book).resolve().parent
+    book = root / "book" if args.book is None else Path(args.book).resolve()
+    chapters = {md.stem: md for md in notebook_chapters(book)}
+    if args.list:
+        if args.chapter:
+            raise CLIError("--list takes no chapter")
+        print(_list(book))
+        return 0
+    if not args.chapter:
+        raise CLIError(f"name a chapter ({', '.join(chapters)}), or use --list")
+    if args.chapter not in chapters:
+        raise CLIError(f"unknown chapter {args.chapter!r}; the chapters are: "
+                       f"{', '.join(chapters)}")
+    md = chapters[args.chapter]
+    profiles = chapter_profiles(md)
+    if args.profile not in profiles:
+        raise CLIError(f"--profile must be one of {profiles} for {args.chapter}, "
+                       f"got {args.profile!r}")
+    if args.jobs is not None and args.jobs < 1:
+        raise CLIError(f"--jobs must be a positive integer, got {args.jobs}")
+    if args.scheduler and args.backend != "dask":
+        raise CLIError("--scheduler needs --backend dask")
+    out = (args.out or root / "build" / args.profile).resolve()
+    checkpoints = (args.checkpoints or out / "checkpoints").resolve()
+    claims_dir = out / "claims"
+    output = out / f"{args.chapter}.ipynb"
+
+    env = {ENV_N_JOBS: None if args.jobs is None else str(args.jobs),
+           ENV_BACKEND: args.backend, ENV_SCHEDULER: args.scheduler}
+    saved = {k: os.environ.get(k) for k in env}
+    for k, v in env.items():  # the kernel inherits them: run_experiment reads them
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v
+    where = f"dask scheduler {args.scheduler}" if args.scheduler else (
+        f"{args.backend or 'joblib'}, {args.jobs} job(s)" if args.jobs else
+        f"{args.backend or 'joblib'}, the profile's n_jobs")
+    print(f"[{args.profile}] {args.chapter}: executing {md.relative_to(root)} ({where}); "
+          f"checkpoints in {checkpoints / args.chapter}", flush=True)
+    claims_file = claims_dir / f"{args.chapter}.json"
+    before = claims_file.stat().st_mtime_ns if claims_file.exists() else None
+    try:
+        seconds = execute(md, output, args.profile, claims_dir, checkpoints, progress_bar=True)
+    except KeyboardInterrupt:
+        print(f"\ninterrupted: finished tasks are kept in {checkpoints / args.chapter}; run the "
+              f"same command again to resume", file=sys.stderr)
+        return 130
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    print(f"[{args.profile}] {args.chapter}: {seconds:.1f} s -> {output}")
+    if not claims_file.exists() or claims_file.stat().st_mtime_ns == before:
+        print(f"the chapter wrote no claims file {claims_file}", file=sys.stderr)
+        return 1
+    print(f"claims: {claims_file}\n")
+    print(claims_table(json.loads(claims_file.read_text())))
+    return 0
+
+
+def main(argv=None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command != "reproduce":
+        parser.print_help()
+        return 2
+    try:
+        return reproduce(args)
+    except CLIError as err:
+        print(f"python -m bai reproduce: error: {err}", file=sys.stderr)
+        return 2

@@ -1,0 +1,190 @@
+"""Tests of the book's claims-ledger Sphinx extension (book/_ext/claims_ledger.py).
+
+Each test builds a tiny Sphinx project (reStructuredText, HTML builder) that uses the
+extension, with claims JSON files written by :class:`bai.claims.ClaimsLedger`.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from bai.claims import AtLeast, ClaimsLedger, Tolerance
+
+pytest.importorskip("sphinx")
+from sphinx.application import Sphinx  # noqa: E402
+from sphinx.errors import SphinxError  # noqa: E402
+from sphinx.util.docutils import docutils_namespace  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+EXT = ROOT / "book" / "_ext"
+
+
+def make_project(src: Path, claims_dir: str | None = "_claims") -> Path:
+    (src / "chapters").mkdir(parents=True)
+    conf = [f"import sys; sys.path.insert(0, {str(EXT)!r})", "extensions = ['claims_ledger']",
+            "project = 'ledger test'"]
+    if claims_dir is not None:
+        conf.append(f"claims_ledger_dir = {claims_dir!r}")
+    (src / "conf.py").write_text("\n".join(conf) + "\n")
+    (src / "index.rst").write_text("Book\n====\n\n.. toctree::\n\n   chapters/alpha\n"
+                                   "   chapters/beta\n   ledger\n")
+    for name in ("alpha", "beta"):
+        (src / "chapters" / f"{name}.rst").write_text(
+            f"{name}\n=====\n\nDiscussion\n----------\n\nText.\n")
+    (src / "ledger.rst").write_text("Ledger\n======\n\nTotals\n------\n\n.. claims-ledger:: totals\n"
+                                    "\nClaims\n------\n\n.. claims-ledger:: claims\n")
+    return src
+
+
+def write_claims(folder: Path, *, reason_b2: str = "the phases overshoot",
+                 value_a1: float = 5.0) -> None:
+    # listed out of ToC order on purpose (beta before alpha alphabetically is not the point:
+    # the ledger follows the book's order)
+    a = ClaimsLedger("alpha", "Alpha et al. (2001)")
+    a.compare("a1", "the design value is d", source="Thm 1", paper_value=5, value=value_a1,
+              se=0.01, rule=Tolerance(abs=0.1), figure="Figure 2", section="discussion")
+    a.error_rate("a2", "delta-PAC", source="Sec. 6", failures=1, runs=200, delta=0.05)
+    a.not_comparable("a3", "lost bars", source="Fig. 4", reason="the bar heights are lost")
+    a.write(folder / "alpha.json")
+    b = ClaimsLedger("beta", "Beta and Gamma (2018)")
+    b.compare("b1", "mean time", source="Table 1", paper_value=530, value=3541.7, se=247.1,
+              rule=Tolerance(z=2.8), reason_note="x")  # not reproduced, no reason
+    b.qualitative("b2", "flat in d", source="Fig. 4", holds=False, criterion="spread <= 0.5",
+                  value=1.33, reason=reason_b2, section="discussion")
+    b.compare("b3", "bound", source="Thm 3.1", paper_value=None, value=10.0, se=1.0,
+              rule=AtLeast(5.0), reason="value: a note on a reproduced claim")
+    b.write(folder / "beta.json")
+
+
+def build(src: Path, out: Path, *, strict: bool = False, fresh: bool = False,
+          keep_going: bool = True):
+    warnings = io.StringIO()
+    with docutils_namespace():  # a fresh docutils registry per build, as sphinx.testing does
+        app = Sphinx(str(src), str(src), str(out / "html"), str(out / "doctrees"), "html",
+                     status=None, warning=warnings, freshenv=fresh, warningiserror=strict,
+                     keep_going=keep_going)
+        app.build()
+    return app, warnings.getvalue(), (out / "html" / "ledger.html").read_text()
+
+
+def rows(page: str, table_class: str) -> list[list[str]]:
+    m = re.search(rf'<table class="[^"]*{table_class}[^"]*">(.*?)</table>', page, re.S)
+    assert m, f"no table {table_class}"
+    body = m.group(1).split("<tbody>", 1)[1]
+    out = []
+    for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S):
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", tr, re.S)
+        out.append([html.unescape(re.sub(r"<[^>]+>", " ", c)).split() for c in cells])
+    return [[" ".join(c) for c in r] for r in out]
+
+
+@pytest.fixture()
+def project(tmp_path):
+    src = make_project(tmp_path / "src")
+    write_claims(src / "_claims")
+    return src
+
+
+def test_tables_links_and_missing_reason(project, tmp_path):
+    app, warnings, page = build(project, tmp_path / "out")
+    totals = rows(page, "claims-ledger-totals")
+    assert totals == [
+        ["Alpha et al. (2001)", "alpha", "2", "0", "1", "3"],
+        ["Beta and Gamma (2018)", "beta", "1", "2", "0", "3"],
+        ["all papers", "", "3", "2", "1", "6"],
+    ]
+    claims = rows(page, "claims-ledger-claims")
+    assert [r[0] for r in claims] == ["alpha"] * 3 + ["beta"] * 3   # the book's order
+    a1, a2, a3, b1, b2, b3 = claims
+    assert a1[1] == "the design value is d a1"
+    assert a1[2] == "5 Thm 1" and a1[3] == "5 ± 0.01" and a1[4] == "reproduced"
+    assert a1[5] == "Figure 2" and a1[6] == ""
+    assert a2[3].startswith("0.005 (1/200, CI [") and a2[4] == "reproduced"
+    assert a3[2] == "— Fig. 4" and a3[4] == "not comparable" and a3[6] == "the bar heights are lost"
+    assert b1[3] == "3542 ± 247" and b1[4] == "not reproduced" and b1[6] == "⚠ no reason given"
+    assert b2[4] == "not reproduced" and b2[6] == "the phases overshoot"
+    assert b3[6] == "value: a note on a reproduced claim"
+    # links: chapter pages, the figure and reasons to the chapter (its section when given)
+    assert 'href="chapters/alpha.html">Figure 2</a>' in page
+    assert 'href="chapters/alpha.html#discussion">' not in page  # a1 has no reason to link
+    assert 'href="chapters/beta.html#discussion">the phases overshoot</a>' in page
+    assert 'href="chapters/alpha.html">the bar heights are lost</a>' in page
+    assert 'href="chapters/alpha.html">alpha</a>' in page
+    assert 'class="claims-verdict-not-reproduced"' in page
+    assert (tmp_path / "out" / "html" / "_static" / "claims_ledger.css").is_file()
+    # exactly one warning: the non-reproduced claim without a reason
+    found = [ln for ln in warnings.splitlines() if "WARNING" in ln]
+    assert len(found) == 1, warnings
+    assert "claim 'b1' of chapter 'beta' is not reproduced but has no reason" in found[0]
+    assert "ledger" in found[0]
+
+
+def test_strict_build_fails_without_reason_and_passes_with_one(project, tmp_path):
+    # -W --keep-going (as `make test` builds): the build finishes with a failing status
+    app, warnings, page = build(project, tmp_path / "strict", strict=True, fresh=True)
+    assert app.statuscode == 1 and "no reason" in warnings
+    data = json.loads((project / "_claims" / "beta.json").read_text())
+    data["claims"][0]["reason"] = "the projection cycles"
+    (project / "_claims" / "beta.json").write_text(json.dumps(data))
+    app, warnings, page = build(project, tmp_path / "strict2", strict=True, fresh=True)
+    assert app.statuscode == 0 and "WARNING" not in warnings
+    assert "the projection cycles" in page and "no reason given" not in page
+    # -W alone stops at the warning
+    write_claims(project / "_claims")
+    with pytest.raises(SphinxError):
+        build(project, tmp_path / "strict1", strict=True, fresh=True, keep_going=False)
+
+
+def test_page_is_rebuilt_when_only_the_claims_change(project, tmp_path):
+    out = tmp_path / "out"
+    _, _, page = build(project, out)
+    assert "<p>5 ± 0.01</p>" in page
+    write_claims(project / "_claims", value_a1=5.25)  # no source file changes
+    _, _, page = build(project, out)
+    assert "<p>5.25 ± 0.01</p>" in page and "<p>5 ± 0.01</p>" not in page
+    totals = rows(page, "claims-ledger-totals")
+    assert totals[0][2:] == ["1", "1", "1", "3"]   # a1 is now not reproduced
+    # a claims file that disappears leaves the ledger too
+    (project / "_claims" / "beta.json").unlink()
+    _, _, page = build(project, out)
+    assert [r[0] for r in rows(page, "claims-ledger-totals")] == ["Alpha et al. (2001)",
+                                                                   "all papers"]
+
+
+def test_old_json_without_section_and_env_dir(tmp_path, monkeypatch):
+    src = make_project(tmp_path / "src", claims_dir=None)
+    elsewhere = tmp_path / "claims_here"
+    write_claims(elsewhere)
+    for f in elsewhere.glob("*.json"):        # files written before `section` existed
+        data = json.loads(f.read_text())
+        for c in data["claims"]:
+            c.pop("section")
+        f.write_text(json.dumps(data))
+    monkeypatch.setenv("BAI_CLAIMS_DIR", str(elsewhere))
+    _, warnings, page = build(src, tmp_path / "out")
+    assert len(rows(page, "claims-ledger-claims")) == 6
+    assert 'href="chapters/alpha.html">Figure 2</a>' in page
+
+
+def test_missing_folder_warns(tmp_path, monkeypatch):
+    monkeypatch.delenv("BAI_CLAIMS_DIR", raising=False)
+    src = make_project(tmp_path / "src", claims_dir=None)   # default <src>/_claims: absent
+    _, warnings, page = build(src, tmp_path / "out")
+    assert "claims ledger: no claims folder" in warnings
+    assert "No claims files were found" in page
+
+
+def test_the_book_uses_the_extension():
+    config = yaml.safe_load((ROOT / "book" / "_config.yml").read_text())
+    assert config["sphinx"]["local_extensions"] == {"claims_ledger": "_ext"}
+    assert (ROOT / "book" / "_ext" / "claims_ledger.py").is_file()
+    ledger = (ROOT / "book" / "ledger.md").read_text()
+    assert "```{claims-ledger} totals" in ledger and "```{claims-ledger} claims" in ledger
+    assert "file: ledger" in (ROOT / "book" / "_toc.yml").read_text()
