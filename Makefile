@@ -26,6 +26,25 @@ export OPENBLAS_NUM_THREADS ?= 1
 export OMP_NUM_THREADS ?= 1
 export MKL_NUM_THREADS ?= 1
 
+# MathJax is served with the book (no CDN): math renders offline and in the browser test. The
+# npm registry's tarball, checked against its sha256, unpacked into book/_mathjax/mathjax (ignored
+# by git) and copied to the HTML root as mathjax/ (html_extra_path: a _static folder would put
+# every MathJax component on every page); _config.yml points Sphinx's mathjax_path at it.
+MATHJAX_VERSION := 3.2.2
+MATHJAX_SHA256  := 1b9c0a1c44df864e915690558e72adb9cc5203360daefd385084ced3b6c64c09
+MATHJAX := book/_mathjax/mathjax/tex-mml-chtml.js
+
+$(MATHJAX):
+	@command -v npm >/dev/null || { echo "npm is needed once to fetch MathJax $(MATHJAX_VERSION) from the npm registry" >&2; exit 1; }
+	@mkdir -p build/mathjax
+	cd build/mathjax && npm pack --silent mathjax@$(MATHJAX_VERSION) >/dev/null
+	echo "$(MATHJAX_SHA256)  build/mathjax/mathjax-$(MATHJAX_VERSION).tgz" | sha256sum -c --quiet
+	rm -rf build/mathjax/package book/_mathjax/mathjax.tmp && mkdir -p book/_mathjax/mathjax.tmp
+	tar -xzf build/mathjax/mathjax-$(MATHJAX_VERSION).tgz -C build/mathjax
+	cd build/mathjax/package/es5 && cp -r --parents tex-mml-chtml.js output/chtml input/tex/extensions ui a11y adaptors $(abspath book/_mathjax/mathjax.tmp)
+	cp build/mathjax/package/LICENSE book/_mathjax/mathjax.tmp/
+	rm -rf book/_mathjax/mathjax && mv book/_mathjax/mathjax.tmp book/_mathjax/mathjax
+
 .PHONY: help venv book notebooks test unit chapters-ci book-ci browser rerun bench clean
 
 help:
@@ -51,7 +70,7 @@ notebooks: $(STAMP)
 # re-executes on the current code.
 LIB_HASH = $(shell find lib data -type f \( -name '*.py' -o -name '*.csv' \) | LC_ALL=C sort | xargs cat | sha1sum | cut -c1-16)
 
-book: $(STAMP) notebooks
+book: $(STAMP) notebooks $(MATHJAX)
 	@mkdir -p book/_build
 	@if [ "$$(cat book/_build/.lib-hash 2>/dev/null)" != "$(LIB_HASH)" ]; then \
 		echo "library or data changed: re-executing every chapter"; \
@@ -71,7 +90,7 @@ unit: $(STAMP)
 	$(BIN)/python -m pytest tests -q --ignore=tests/browser
 
 # Executes each chapter with papermill (-p profile ci) into a staged copy of the book.
-chapters-ci: $(STAMP)
+chapters-ci: $(STAMP) $(MATHJAX)
 	$(BIN)/python scripts/run_chapters.py --profile ci --out $(CI_DIR)
 
 book-ci: $(STAMP)
@@ -100,5 +119,5 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_lingape.py
 
 clean:
-	rm -rf build book/_build book/_claims
+	rm -rf build book/_build book/_claims book/_mathjax/mathjax
 	find book -name '*.ipynb' -not -path '*/_build/*' -delete

@@ -35,6 +35,13 @@ IMAGES_JS = """() => Array.from(document.images).map(img => [
     img.closest('.cell_output') !== null])"""
 
 
+# .math elements whose text still holds the TeX delimiters (MathJax did not typeset them).
+RAW_MATH_JS = r"""() => [...document.querySelectorAll('.math')]
+    .filter(el => !el.querySelector('mjx-container')
+                  && (el.textContent.includes('\\(') || el.textContent.includes('\\[')))
+    .length"""
+
+
 def _name(entry: str) -> str:
     return entry.rsplit("/", 1)[-1]
 
@@ -113,6 +120,22 @@ def test_page(entry, is_notebook, book_url, browser, shots):
                    if in_output and complete and width > 0]
         if is_notebook and not figures:
             problems.append("a notebook chapter with no figure (no loaded <img> in a cell output)")
+
+        # math is typeset by the MathJax served with the book (no CDN): no raw TeX is left
+        if page.locator(".math").count():
+            try:
+                page.wait_for_function("() => window.MathJax && MathJax.startup && "
+                                       "MathJax.startup.promise", timeout=10_000)
+                page.evaluate("() => MathJax.startup.promise")
+            except Exception as err:  # playwright's TimeoutError (imported lazily by conftest)
+                if type(err).__name__ != "TimeoutError":
+                    raise
+                problems.append("MathJax did not load within 10 s (is mathjax/ in the HTML?)")
+            else:
+                raw = page.evaluate(RAW_MATH_JS)
+                if raw or page.locator(".math mjx-container").count() == 0:
+                    problems.append(f"math not typeset by MathJax ({raw} .math elements still "
+                                    f"hold raw TeX)")
 
         if entry == "ledger":
             tables = page.locator("table.claims-ledger")
