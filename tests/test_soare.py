@@ -29,6 +29,10 @@ def test_eq11_vectorised_matches_brute_force():
     scale = np.array([0.5, 1.0, 2.0, 4.0, 8.0, 30.0])[:, None, None]   # noise level per run
     sums = counts[None] * env.means + np.sqrt(counts)[None] * rng.standard_normal((6, 30, K)) * scale
     first, rec = S.eq11_first_stop(X, steps, counts, sums, 0.1)
+    # grid points one at a time (chunks of 1, early exit) give the same first stops
+    first1, rec1 = S.eq11_first_stop(X, steps, counts, sums, 0.1, max_entries=1)
+    np.testing.assert_array_equal(first1, first)
+    np.testing.assert_array_equal(rec1, rec)
     n_checked = 0
     for r in range(6):
         stops = [S.eq11_stops(X, counts[c], sums[r, c], 0.1) for c in range(30)]

@@ -194,7 +194,8 @@ def eq11_stops(X, counts, sums, delta: float, *, sigma: float = 1.0, c: float | 
 
 
 def eq11_first_stop(X, steps, counts, sums, delta: float, *, sigma: float = 1.0,
-                    c: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+                    c: float | None = None, max_entries: int = 4_000_000
+                    ) -> tuple[np.ndarray, np.ndarray]:
     r"""First grid index at which Eq. 11 holds, for many replications at once.
 
     Parameters
@@ -207,6 +208,9 @@ def eq11_first_stop(X, steps, counts, sums, delta: float, *, sigma: float = 1.0,
         depend on the rewards).
     sums : (R, C, K) array
         Reward sums per arm of each replication at each grid point.
+    max_entries : int
+        Memory bound: grid points are processed in chunks of about ``max_entries / K**2``, in
+        order, and the scan ends once every replication has stopped.
 
     Returns
     -------
@@ -221,22 +225,37 @@ def eq11_first_stop(X, steps, counts, sums, delta: float, *, sigma: float = 1.0,
     X = as_matrix(X, "X")
     K = X.shape[0]
     c = soare_c(sigma) if c is None else check_positive(c, "c")
-    A = np.einsum("ck,ki,kj->cij", counts.astype(float), X, X)
-    Ainv = np.linalg.inv(A)
-    H = np.einsum("ki,cij,lj->ckl", X, Ainv, X)                       # x_k^T A^-1 x_l
-    diag = np.einsum("ckk->ck", H)
-    D = np.maximum(diag[:, :, None] + diag[:, None, :] - 2.0 * H, 0.0)  # ||x_k - x_l||^2
-    W = c * np.sqrt(_log_term(steps, K, delta))[:, None, None] * np.sqrt(D)   # (C, K, K)
-    # theta_hat = A^-1 X^T S ; means_hat = X theta_hat = H S  (R, C, K)
-    mu = np.einsum("ckl,rcl->rck", H, sums)
-    best = np.argmax(mu, axis=2)                                        # (R, C)
-    mu_best = np.take_along_axis(mu, best[..., None], axis=2)           # (R, C, 1)
-    Wb = W[np.arange(W.shape[0])[None, :], best]                        # (R, C, K)
-    slack = np.min(mu_best - mu - Wb, axis=2)                           # (R, C)
-    ok = slack >= 0.0
-    first = np.where(ok.any(axis=1), ok.argmax(axis=1), -1)
-    rec = np.where(first >= 0, best[np.arange(best.shape[0]), np.maximum(first, 0)], -1)
-    return first.astype(np.int64), rec.astype(np.int64)
+    steps = np.asarray(steps)
+    counts = np.asarray(counts, dtype=float)
+    sums = np.asarray(sums, dtype=float)
+    R, C = sums.shape[0], counts.shape[0]
+    beta = c * np.sqrt(_log_term(steps, K, delta))
+    first = np.full(R, -1, dtype=np.int64)
+    rec = np.full(R, -1, dtype=np.int64)
+    # grid points in chunks of at most ~4e6 (K x K) entries, in order; stop once every
+    # replication has stopped (the rule is only ever needed up to the last first stop)
+    chunk = max(1, check_int(max_entries, "max_entries", minimum=1) // (K * K))
+    for lo in range(0, C, chunk):
+        hi = min(C, lo + chunk)
+        A = np.matmul(X.T[None] * counts[lo:hi, None, :], X[None])        # (c, d, d)
+        XA = np.matmul(X[None], np.linalg.inv(A))                         # (c, K, d)
+        H = np.matmul(XA, X.T[None])                                      # x_k^T A^-1 x_l
+        diag = np.einsum("ckk->ck", H)
+        D = np.maximum(diag[:, :, None] + diag[:, None, :] - 2.0 * H, 0.0)  # ||x_k - x_l||^2
+        W = beta[lo:hi, None, None] * np.sqrt(D)                          # (c, K, K)
+        # theta_hat = A^-1 X^T S ; means_hat = X theta_hat = H S  (R, c, K)
+        mu = np.einsum("ckl,rcl->rck", H, sums[:, lo:hi])
+        best = np.argmax(mu, axis=2)                                      # (R, c)
+        mu_best = np.take_along_axis(mu, best[..., None], axis=2)         # (R, c, 1)
+        Wb = W[np.arange(hi - lo)[None, :], best]                         # (R, c, K)
+        ok = np.min(mu_best - mu - Wb, axis=2) >= 0.0                     # (R, c)
+        new = (first < 0) & ok.any(axis=1)
+        idx = ok.argmax(axis=1)
+        first[new] = lo + idx[new]
+        rec[new] = best[new, idx[new]]
+        if np.all(first >= 0):
+            break
+    return first, rec
 
 
 # ---------------------------------------------------------------------------------------------
