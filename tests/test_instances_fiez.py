@@ -69,3 +69,13 @@ def test_multivariate_testing_code_weights():
     assert np.all(raw >= -0.1 - 1e-12) and np.all(raw <= 0.09 + 1e-12)
     with pytest.raises(ValueError, match="weights must be"):
         I.multivariate_testing(4, np.random.default_rng(0), weights="other")
+
+
+def test_click_instance_arms_are_distinct():
+    X, _, _ = I.click_data()
+    assert len(np.unique(X, axis=0)) < len(X)  # the data do repeat feature vectors
+    for seed in range(5):
+        env = I.click_instance(40, np.random.default_rng(seed), gap=0.01)
+        assert len(np.unique(np.round(env.X, 12), axis=0)) == 40
+        gaps = np.delete(env.gaps, env.best_item)
+        assert gaps.min() >= 0.01 - 1e-12

@@ -12,7 +12,7 @@ from .validation import check_rng, as_vector, check_int, check_nonnegative, chec
 
 __all__ = ["soare_benchmark", "canonical_bandit", "many_arms", "unit_sphere",
            "transductive_example", "multivariate_testing", "CLICK_DATA_DIR", "click_data",
-           "click_candidates", "click_theta", "click_instance"]
+           "click_candidates", "click_theta", "click_instance", "prop1_instance"]
 
 
 def soare_benchmark(d: int, *, omega: float = 0.01, scale: float = 2.0,
@@ -268,14 +268,17 @@ def click_candidates(ctr_scale: float = 10.0):
 
 def click_instance(n_arms: int, rng, *, ctr_scale: float = 10.0,
                    best_range=(0.06, 1.0), other_range=(0.0, 0.035), gap: float = 0.0,
-                   reduce: bool = True) -> BernoulliLinearBandit:
+                   reduce: bool = True, distinct: bool = True) -> BernoulliLinearBandit:
     r"""A Bernoulli linear bandit drawn from the Open Bandit Dataset click model.
 
     One arm is drawn uniformly from the candidates whose mean (the click probability
     :math:`\hat p` scaled by ``ctr_scale``) lies in the open interval ``best_range``, and
     ``n_arms - 1`` others uniformly without replacement from those with a mean in
     ``other_range`` and at most the first arm's mean minus ``gap``; the arms are then put in a
-    random order. The defaults are Xu et al.'s (2018, App. A; spec E3) thresholds
+    random order. With ``distinct=True`` (default) the arms have pairwise distinct feature
+    vectors: the data hold 480 candidates but only 330 distinct feature vectors, and two
+    candidates with the same features are the same arm (their difference carries no
+    information, and LinGapE's ratio rule is undefined for it). The defaults are Xu et al.'s (2018, App. A; spec E3) thresholds
     :math:`x^\top\theta\in(-0.88,1)` for the good arm and :math:`(-1,-0.93)` for the others,
     expressed as click probabilities :math:`(1+x^\top\theta)/2`: (0.06, 1) and (0, 0.035).
 
@@ -298,12 +301,19 @@ def click_instance(n_arms: int, rng, *, ctr_scale: float = 10.0,
     X, _, _ = _click_tables()
     theta = click_theta(ctr_scale)
     m = X @ theta
-    good = np.flatnonzero((m > blo) & (m < bhi))
+    eligible = np.ones(len(X), dtype=bool)
+    if distinct:  # the first candidate of each distinct feature vector
+        _, first = np.unique(X, axis=0, return_index=True)
+        eligible[:] = False
+        eligible[first] = True
+    good = np.flatnonzero(eligible & (m > blo) & (m < bhi))
     if good.size == 0:
         raise ValueError(f"no candidate has a mean in {best_range} at ctr_scale = {ctr_scale}")
     best = int(rng.choice(good))
-    pool = np.flatnonzero((m > olo) & (m < ohi) & (m <= m[best] - gap))
+    pool = np.flatnonzero(eligible & (m > olo) & (m < ohi) & (m <= m[best] - gap))
     pool = pool[pool != best]
+    if distinct:  # not a copy of the best arm either
+        pool = pool[np.any(X[pool] != X[best], axis=1)]
     if pool.size < n_arms - 1:
         raise ValueError(f"only {pool.size} candidates qualify as other arms; {n_arms - 1} needed")
     others = rng.choice(pool, size=n_arms - 1, replace=False)
@@ -317,3 +327,25 @@ def click_instance(n_arms: int, rng, *, ctr_scale: float = 10.0,
     return BernoulliLinearBandit(
         X=Xk, theta=theta,
         name=f"click(K={n_arms}, ctr_scale={ctr_scale:g}, candidates={','.join(map(str, idx))})")
+
+
+def prop1_instance(d: int, *, angle: float = 0.1, sigma: float = 1.0) -> GaussianLinearBandit:
+    r"""The instance of Fiez et al. (2019), Prop. 1 (static allocations lose a factor :math:`d`).
+
+    For even ``d``, :math:`\mathcal X=\mathcal Z=\{e_i\}_{i\le d/2}\cup\{\cos\alpha\,e_i+\sin\alpha\,
+    e_{d/2+i}\}_{i\le d/2}` (``angle`` :math:`\alpha`), with :math:`\theta^*=e_1`: arm 0 is best and
+    arm ``d // 2`` its close competitor (gap :math:`1-\cos\alpha`). The proposition's
+    worst case is over :math:`\theta^*\in\{e_j\}`; a static design must serve all of them.
+    """
+    d = check_int(d, "d", minimum=2)
+    if d % 2:
+        raise ValueError(f"d must be even, got {d}")
+    angle = check_positive(angle, "angle")
+    h = d // 2
+    X = np.zeros((d, d))
+    X[:h, :h] = np.eye(h)
+    X[h:, :h] = np.cos(angle) * np.eye(h)
+    X[h:, h:] = np.sin(angle) * np.eye(h)
+    theta = np.zeros(d)
+    theta[0] = 1.0
+    return GaussianLinearBandit(X=X, theta=theta, sigma=sigma, name=f"prop1(d={d}, angle={angle})")

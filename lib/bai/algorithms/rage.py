@@ -65,13 +65,14 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
-from ..designs import PairwiseDifferences, frank_wolfe_design, round_design, solve_design
-from ..environments import GaussianLinearBandit
+from ..designs import (PairwiseDifferences, frank_wolfe_design, oracle_directions, round_design,
+                       solve_design)
+from ..environments import BernoulliLinearBandit, GaussianLinearBandit
 from ..validation import check_rng, as_matrix, as_vector, check_delta, check_int, check_positive
 from .soare import RunsResult
 
 __all__ = ["RAGEResult", "rage", "rage_runs", "theorem2_bound", "ideal_active_sets", "alba",
-           "alba_runs", "alba_width",
+           "alba_runs", "alba_width", "xy_phased", "PHASED_KINDS", "PHASED_GAMMA",
            "SOLVERS", "READINGS", "r_epsilon", "round_size"]
 
 SOLVERS = ("fast", "frank-wolfe")
@@ -179,8 +180,8 @@ class _Setup:
     """Everything shared by the runs on one environment: the reduced coordinates and caches."""
 
     def __init__(self, env, delta, epsilon, solver, reading):
-        if not isinstance(env, GaussianLinearBandit):
-            raise TypeError(f"env must be a GaussianLinearBandit, got {type(env).__name__}")
+        if not isinstance(env, (GaussianLinearBandit, BernoulliLinearBandit)):
+            raise TypeError(f"env must be a Gaussian or Bernoulli linear bandit, got {type(env).__name__}")
         self.env = env
         self.delta = check_delta(delta, "delta")
         self.epsilon = check_positive(epsilon, "epsilon")
@@ -213,7 +214,9 @@ class _Setup:
                 res = solve_design(self.Xr, Y)
             else:
                 res = frank_wolfe_design(self.Xr, Y)
-            out = (res.design, float(res.value), int(res.support.size))
+            lam = np.clip(res.design, 0.0, None)
+            lam = lam / lam.sum()   # exactly on the simplex (the solver's sum may be off by ~1e-6)
+            out = (lam, float(res.value), int(np.count_nonzero(lam)))
             self._designs[key] = out
         return out
 
@@ -323,7 +326,8 @@ def rage_runs(env, n_runs: int, rng, *, delta: float = 0.05, epsilon: float = 0.
         info={"rounds": np.array([o.rounds for o in out]),
               "round_sizes": [o.round_sizes for o in out],
               "active_sizes": [o.active_sizes for o in out],
-              "n_designs": len(setup._designs)})
+              "n_designs": len(setup._designs),
+              "first_design": setup.design(np.arange(setup.n_items))[0]})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -416,8 +420,10 @@ def alba_width(y, M_inv, X, design, theta_hat, *, l: float, L: float, e_s: float
     tail = np.sqrt(2.0 * ((y_var**2 / l) * math.sqrt(3.0 * d / l) + y_var**2 / l))
     err = (math.sqrt(2.0) * L * y_var / math.sqrt(l) + 2.0 * L * (y_norm + y_var * math.sqrt(d)) / (3.0 * l)
            + tail)
-    inner = (yM @ X.T) * (np.abs(X @ theta_hat) + e_s / 2.0)[None, :]
-    expectation = (inner**2) @ design
+    supp = np.flatnonzero(np.asarray(design) > 0)   # lambda_x = 0 elsewhere: K x n never built
+    Xs = X[supp]
+    inner = (yM @ Xs.T) * (np.abs(Xs @ theta_hat) + e_s / 2.0)[None, :]
+    expectation = (inner**2) @ np.asarray(design)[supp]
     ERR = (np.sqrt(2.0 * expectation / l)
            + (2.0 * (np.abs(y @ theta_hat) + e_s / 2.0) + L * y_var * math.sqrt(d)) / (3.0 * l) + tail)
     return np.minimum(err, ERR)
@@ -425,8 +431,8 @@ def alba_width(y, M_inv, X, design, theta_hat, *, l: float, L: float, e_s: float
 
 class _AlbaSetup:
     def __init__(self, env, delta):
-        if not isinstance(env, GaussianLinearBandit):
-            raise TypeError(f"env must be a GaussianLinearBandit, got {type(env).__name__}")
+        if not isinstance(env, (GaussianLinearBandit, BernoulliLinearBandit)):
+            raise TypeError(f"env must be a Gaussian or Bernoulli linear bandit, got {type(env).__name__}")
         if env.Z is not env.X and not np.array_equal(env.Z, env.X):
             raise ValueError("alba needs Z = X (ALBA is a linear-bandit, not a transductive, method)")
         self.env = env
@@ -449,7 +455,8 @@ class _AlbaSetup:
             span = np.flatnonzero(resid <= 1e-9 * (1.0 + np.linalg.norm(X, axis=1)))
             Xs = X[span] @ U
             lam = np.zeros(X.shape[0])
-            lam[span] = solve_design(Xs, Xs).design
+            g = np.clip(solve_design(Xs, Xs).design, 0.0, None)
+            lam[span] = g / g.sum()   # exactly on the simplex (multinomial draws need it)
             out = lam
             self._designs[key] = out
         return out
@@ -545,3 +552,181 @@ def alba_runs(env, n_runs: int, rng, *, delta: float = 0.05, max_steps: int = 10
     return RunsResult.from_runs(
         "ALBA (Y-ElimTil)", out,
         info={"steps": np.array([o.rounds for o in out]), "n_designs": len(setup._designs)})
+
+
+# ---------------------------------------------------------------------------------------------
+# Phased XY-static and XY-oracle, as run by Fiez et al. (2019), Appendix F
+# ---------------------------------------------------------------------------------------------
+
+#: The two phased baselines of App. F.
+PHASED_KINDS = ("static", "oracle")
+#: Their phase ratios gamma (App. F: "tuned over (1, 2)").
+PHASED_GAMMA = {"static": 1.35, "oracle": 1.1}
+
+
+def _sub_sums(env, counts, idx, rng):
+    """Exact reward sums of ``counts`` (shape (R, p)) pulls of the arms ``env.X[idx]``."""
+    m = env.means[idx]
+    if isinstance(env, GaussianLinearBandit):
+        return counts * m + env.sigma * np.sqrt(counts) * rng.standard_normal(counts.shape)
+    return rng.binomial(counts, np.broadcast_to(m, counts.shape)).astype(float)
+
+
+def xy_phased(env, n_runs: int, rng, *, kind: str = "static", delta: float = 0.05,
+              gamma: float | None = None, solver: str = "fast", design=None,
+              increment: int = 1, offset: int = 0, max_samples: int = 10**11,
+              max_phases: int = 10_000) -> RunsResult:
+    r"""Phased XY-static or XY-oracle of Fiez et al. (2019), App. F (spec Sec. 2.4 and Sec. 5 item 6).
+
+    A design :math:`\lambda` is computed once:
+
+    * ``kind="static"``: on :math:`\mathcal Y(\mathcal Z)` (all differences of items);
+    * ``kind="oracle"``: on :math:`\{(z_*-z)/\Delta(z)\}` (needs :math:`\theta^*`; its value is
+      :math:`\psi^*`).
+
+    Phase :math:`t=1,2,\dots` draws :math:`\lceil\gamma^t\rceil` arms i.i.d. from :math:`\lambda`
+    (simulated exactly: a multinomial count vector, then each arm's reward sum), the data of all
+    phases enter one least-squares fit :math:`\hat\theta_t=A_t^{-1}b_t`, and at the end of the
+    phase the run stops
+
+    * (static) if some :math:`z'` has :math:`\|z'-z\|_{A_t^{-1}}\sqrt{2\log(2t^2|\mathcal Z|^2/\delta)}
+      \le(z'-z)^\top\hat\theta_t` for every :math:`z\ne z'`, returning :math:`z'` (only the
+      empirical best can pass);
+    * (oracle) if that holds for :math:`z'=z_*` with :math:`\log(2t^2|\mathcal Z|/\delta)`
+      (a union over :math:`|\mathcal Z|` only); it can only return :math:`z_*`.
+
+    The test is skipped while :math:`A_t` is singular on :math:`\mathrm{span}(\mathcal X)`.
+    Works transductively (``env.Z`` differs from ``env.X``).
+
+    Parameters
+    ----------
+    env : GaussianLinearBandit or BernoulliLinearBandit
+    n_runs : int
+        Replications, simulated together (vectorised across runs).
+    rng : numpy.random.Generator
+    kind : ``"static"`` or ``"oracle"``
+    delta : float
+    gamma : float, optional
+        Phase ratio; default :data:`PHASED_GAMMA` (1.35 static, 1.1 oracle).
+    solver : ``"fast"`` (:func:`bai.designs.solve_design`, default) or ``"frank-wolfe"``
+        (App. F's solver); ignored when ``design`` is given.
+    design : (K,) array, optional
+        A precomputed design over the arms (e.g. RAGE's first-round design, which is the static
+        design on :math:`\mathcal Y(\mathcal Z)`).
+    increment : 1 or 2
+        Phase-index increment per loop: 1 (the paper, default) or 2 (the authors' code, which
+        increments ``t`` twice: sizes :math:`\lceil\gamma\rceil,\lceil\gamma^3\rceil,\dots` and
+        :math:`\delta_t` at odd indices).
+    offset : int
+        Added to every sample count (the code's XY-static starts its counter at :math:`N=d`);
+        default 0 (the paper).
+    max_samples, max_phases : int
+        A run is cut (``stopped`` False, recommendation -1) once its count exceeds
+        ``max_samples`` or after ``max_phases`` phases.
+
+    Returns
+    -------
+    RunsResult
+        ``info`` holds the design, its value, its support size and the phases per run.
+    """
+    if not isinstance(env, (GaussianLinearBandit, BernoulliLinearBandit)):
+        raise TypeError(f"env must be a Gaussian or Bernoulli linear bandit, got {type(env).__name__}")
+    n_runs = check_int(n_runs, "n_runs", minimum=1)
+    rng = check_rng(rng)
+    if kind not in PHASED_KINDS:
+        raise ValueError(f"kind must be one of {PHASED_KINDS}, got {kind!r}")
+    delta = check_delta(delta, "delta")
+    gamma = PHASED_GAMMA[kind] if gamma is None else check_positive(gamma, "gamma")
+    if gamma <= 1.0:
+        raise ValueError(f"gamma must be > 1, got {gamma}")
+    if solver not in SOLVERS:
+        raise ValueError(f"solver must be one of {SOLVERS}, got {solver!r}")
+    if increment not in (1, 2):
+        raise ValueError(f"increment must be 1 (paper) or 2 (authors' code), got {increment!r}")
+    offset = check_int(offset, "offset", minimum=0)
+    max_samples = check_int(max_samples, "max_samples", minimum=1)
+    max_phases = check_int(max_phases, "max_phases", minimum=1)
+    values = env.item_values
+    if np.sum(values >= values.max() - 1e-12 * max(1.0, abs(values.max()))) > 1:
+        raise ValueError("env must have a unique best item in Z")
+    best = int(np.argmax(values))
+    U = _basis(env.X)
+    Xr, Zr = env.X @ U, env.Z @ U
+    n_items, K = Zr.shape[0], Xr.shape[0]
+    if design is None:
+        if kind == "static":
+            Y = PairwiseDifferences(Zr)
+        else:
+            Y, _ = oracle_directions(env.theta, env.Z)
+            Y = Y @ U
+        res = solve_design(Xr, Y) if solver == "fast" else frank_wolfe_design(Xr, Y)
+        lam = np.clip(res.design, 0.0, None)
+        lam = lam / lam.sum()   # exactly on the simplex (the solver's sum may be off by ~1e-6)
+    else:
+        lam = as_vector(design, "design", size=K)
+        if np.any(lam < 0) or not np.isclose(lam.sum(), 1.0):
+            raise ValueError("design must be a probability vector over the arms")
+        lam = lam / lam.sum()
+    supp = np.flatnonzero(lam > 0)
+    w = lam[supp] / lam[supp].sum()
+    Xs = Xr[supp]
+    r = Xs.shape[1]
+    counts = np.zeros((n_runs, supp.size), dtype=np.int64)
+    sums = np.zeros((n_runs, supp.size))
+    total = np.full(n_runs, offset, dtype=np.int64)
+    rec = np.full(n_runs, -1, dtype=np.int64)
+    phases = np.zeros(n_runs, dtype=np.int64)
+    running = np.ones(n_runs, dtype=bool)
+    union = n_items**2 if kind == "static" else n_items
+    for k in range(1, max_phases + 1):
+        rows = np.flatnonzero(running)
+        if rows.size == 0:
+            break
+        t = k if increment == 1 else 2 * k - 1
+        n_t = int(math.ceil(gamma**t - 1e-9))
+        over = total[rows] + n_t > max_samples
+        if over.any():
+            running[rows[over]] = False
+            rows = rows[~over]
+            if rows.size == 0:
+                break
+        inc = rng.multinomial(n_t, w, size=rows.size)
+        counts[rows] += inc
+        sums[rows] += _sub_sums(env, inc, supp, rng)
+        total[rows] += n_t
+        phases[rows] = k
+        A = np.einsum("rk,ki,kj->rij", counts[rows].astype(float), Xs, Xs)
+        ev = np.linalg.eigvalsh(A)
+        ok = ev[:, 0] > 1e-9 * np.maximum(ev[:, -1], 1e-300)
+        if not ok.any():
+            continue
+        rows, A = rows[ok], A[ok]
+        Ainv = np.linalg.inv(A)
+        theta = np.einsum("rij,rj->ri", Ainv, sums[rows] @ Xs)
+        vals = theta @ Zr.T                                           # (R', n)
+        zp = np.argmax(vals, axis=1) if kind == "static" else np.full(rows.size, best)
+        c2 = 2.0 * math.log(2.0 * t**2 * union / delta)
+        for i, rr in enumerate(rows):
+            Dz = Zr[zp[i]] - Zr                                       # (n, r)
+            gap = vals[i, zp[i]] - vals[i]
+            w2 = np.einsum("ni,ij,nj->n", Dz, Ainv[i], Dz)
+            others = np.arange(n_items) != zp[i]
+            if np.all((gap[others] >= 0) & (c2 * w2[others] <= gap[others] ** 2)):
+                running[rr] = False
+                rec[rr] = int(zp[i])
+    stopped = rec >= 0
+    full_counts = np.zeros((n_runs, K), dtype=np.int64)
+    full_counts[:, supp] = counts
+    from ..designs import design_value
+
+    if kind == "static":
+        dval = design_value(Xr, PairwiseDifferences(Zr), lam)
+    else:
+        Yo, _ = oracle_directions(env.theta, env.Z)
+        dval = design_value(Xr, Yo @ U, lam)
+    del r
+    return RunsResult(strategy=f"XY-{kind} (phased, gamma={gamma:g})", stopping_time=total,
+                      recommendation=rec, correct=rec == best, stopped=stopped,
+                      counts=full_counts,
+                      info={"design": lam, "design_value": float(dval), "support": int(supp.size),
+                            "phases": phases, "gamma": gamma, "increment": increment})
