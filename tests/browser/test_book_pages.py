@@ -122,7 +122,11 @@ def test_page(entry, is_notebook, book_url, browser, shots):
             problems.append("a notebook chapter with no figure (no loaded <img> in a cell output)")
 
         # math is typeset by the MathJax served with the book (no CDN): no raw TeX is left
-        if page.locator(".math").count():
+        if page.locator(".math").count() and not page.locator(
+                "script[src*='tex-mml-chtml']").count():
+            problems.append("raw TeX: the page has math (e.g. in a title shown in the sidebar) "
+                            "but Sphinx did not load MathJax on it")
+        elif page.locator(".math").count():
             try:
                 page.wait_for_function("() => window.MathJax && MathJax.startup && "
                                        "MathJax.startup.promise", timeout=10_000)
