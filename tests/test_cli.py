@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from bai.claims import format_ours
+
 from bai import cli
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -94,8 +96,9 @@ def test_claims_table_text():
     lines = text.splitlines()
     assert lines[0].split() == ["claim", "paper", "ours", "±", "se", "verdict"]
     assert lines[2].split() == ["a", "5", "5", "reproduced"]
-    assert lines[3].split() == ["b", "530", "3542", "±", "247.1", "not", "reproduced"]
-    assert lines[4].split() == ["c", "0.05", "0", "[0,", "0.0033]", "reproduced"]
+    assert lines[3].split() == ["b", "530", "3542", "±", "247", "not", "reproduced"]
+    assert lines[4].split() == ["c", "0.05", "0", "(0/900,", "CI", "[0,", "0.0033])",
+                                "reproduced"]
     assert lines[6].split() == ["e", "2,742,457", "2,757,919", "reproduced"]
     assert "P et al.: 5 claims, 3 reproduced, 2 not reproduced, 0 not comparable" in text
     assert "  b: cycles on the boundary" in text
@@ -127,7 +130,7 @@ def test_reproduce_optimal_design_end_to_end(tmp_path):
     rows = text.splitlines()[header + 2: header + 2 + len(data["claims"])]
     for claim, row in zip(data["claims"], rows):
         assert row.startswith(claim["id"]) and row.rstrip().endswith(claim["verdict"])
-        assert cli._ours(claim) in row
+        assert format_ours(claim) in row
     counts = {v: sum(c["verdict"] == v for c in data["claims"])
               for v in ("reproduced", "not reproduced", "not comparable")}
     assert (f"{data['paper']}: {len(data['claims'])} claims, {counts['reproduced']} reproduced, "

@@ -29,7 +29,6 @@ page and raises a Sphinx warning, so that a strict build (``-W``) fails.
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 from pathlib import Path
@@ -37,6 +36,8 @@ from pathlib import Path
 from docutils import nodes
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
+
+from bai.claims import format_ours, format_value
 
 logger = logging.getLogger(__name__)
 
@@ -134,36 +135,9 @@ def _chapter_doc(env, chapter: str) -> str | None:
 # ---------------------------------------------------------------------------------------------
 
 
-def fmt(x, digits: int = 4) -> str:
-    """A number for the table: integers in full with separators, others to ``digits``."""
-    if x is None:
-        return "—"
-    if isinstance(x, bool):
-        return str(x)
-    if isinstance(x, (int, float)):
-        if not math.isfinite(x):
-            return str(x)
-        if float(x).is_integer() and abs(x) < 1e15:
-            return f"{int(x):,}"
-        if abs(x) >= 10 ** digits:   # no exponent for large values: 247.1 -> "247"
-            return f"{x:,.0f}"
-        return f"{x:.{digits}g}"
-    return str(x)
-
-
-def ours_text(claim: dict) -> str:
-    """Our value with its uncertainty: ``± SE`` or the error rate's Clopper-Pearson interval."""
-    value, se, details = claim.get("value"), claim.get("se"), claim.get("details") or {}
-    if value is None:
-        return "—"
-    if se is not None:
-        return f"{fmt(value)} ± {fmt(se, 2)}"
-    if "failures" in details and "runs" in details:
-        text = f"{fmt(value)} ({details['failures']}/{details['runs']}"
-        if "ci_low" in details and "ci_high" in details:
-            text += f", CI [{fmt(details['ci_low'], 2)}, {fmt(details['ci_high'], 2)}]"
-        return text + ")"
-    return fmt(value)
+# one formatting for the ledger page and `python -m bai reproduce`
+fmt = format_value
+ours_text = format_ours
 
 
 def _para(*children, classes=()):

@@ -35,6 +35,8 @@ __all__ = [
     "Claim",
     "ClaimsLedger",
     "clopper_pearson",
+    "format_value",
+    "format_ours",
 ]
 
 REPRODUCED = "reproduced"
@@ -309,6 +311,43 @@ class ClaimsLedger:
         ledger = cls(data["chapter"], data["paper"])
         ledger.claims = [Claim(**c) for c in data["claims"]]
         return ledger
+
+
+def format_value(x, digits: int = 4) -> str:
+    """A claim's number for a table: integers in full with separators, others to ``digits``
+    significant digits, large values without an exponent; ``None`` is a dash."""
+    if x is None:
+        return "—"
+    if isinstance(x, (bool, np.bool_)):
+        return str(bool(x))
+    if isinstance(x, (int, float, np.integer, np.floating)):
+        x = float(x) if isinstance(x, (np.floating, float)) else int(x)
+        if not math.isfinite(x):
+            return str(x)
+        if float(x).is_integer() and abs(x) < 1e15:
+            return f"{int(x):,}"
+        if abs(x) >= 10 ** digits:   # no exponent for large values: 247.1 -> "247"
+            return f"{x:,.0f}"
+        return f"{x:.{digits}g}"
+    return str(x)
+
+
+def format_ours(claim: dict) -> str:
+    """Our value of a claim (a :class:`Claim` as a dict, as in the JSON files) with its
+    uncertainty: ``value ± SE``, or for an error rate the failures over the runs and the
+    Clopper--Pearson interval."""
+    value, se, details = claim.get("value"), claim.get("se"), claim.get("details") or {}
+    if value is None:
+        return "—"
+    if se is not None:
+        return f"{format_value(value)} ± {format_value(se, 2)}"
+    if "failures" in details and "runs" in details:
+        text = f"{format_value(value)} ({details['failures']}/{details['runs']}"
+        if "ci_low" in details and "ci_high" in details:
+            text += (f", CI [{format_value(details['ci_low'], 2)}, "
+                     f"{format_value(details['ci_high'], 2)}]")
+        return text + ")"
+    return format_value(value)
 
 
 def _clean(obj):

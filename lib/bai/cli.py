@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import re
 import shutil
@@ -32,6 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from .claims import format_ours, format_value
 from .experiments import ENV_BACKEND, ENV_N_JOBS, ENV_SCHEDULER, PROFILES
 
 __all__ = ["find_root", "toc_files", "notebook_chapters", "execute", "stage", "write_twins",
@@ -232,31 +232,6 @@ def stage(book: Path, profile: str, out: Path) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
-def _fmt(x) -> str:
-    if x is None:
-        return "-"
-    if isinstance(x, bool):
-        return str(x)
-    if isinstance(x, (int, float)):
-        if isinstance(x, float) and not math.isfinite(x):
-            return str(x)
-        if abs(x) >= 1e4:   # no exponent: 2742457 -> 2,742,457
-            return f"{x:,.0f}"
-        return f"{x:.4g}"
-    return str(x)
-
-
-def _ours(c: dict) -> str:
-    value, se, details = c.get("value"), c.get("se"), c.get("details") or {}
-    if value is None:
-        return "-"
-    if se is not None:
-        return f"{_fmt(value)} ± {_fmt(se)}"
-    if "ci_low" in details and "ci_high" in details:
-        return f"{_fmt(value)} [{_fmt(details['ci_low'])}, {_fmt(details['ci_high'])}]"
-    return _fmt(value)
-
-
 def claims_table(data: dict, width: int = 52) -> str:
     """The text table of one chapter's claims JSON: id, paper value, ours, verdict, totals."""
     rows = [("claim", "paper", "ours ± se", "verdict")]
@@ -264,7 +239,7 @@ def claims_table(data: dict, width: int = 52) -> str:
     totals = {"reproduced": 0, "not reproduced": 0, "not comparable": 0}
     for c in data["claims"]:
         cid = c["id"] if len(c["id"]) <= width else c["id"][: width - 1] + "…"
-        rows.append((cid, _fmt(c.get("paper_value")), _ours(c), c["verdict"]))
+        rows.append((cid, format_value(c.get("paper_value")), format_ours(c), c["verdict"]))
         totals[c["verdict"]] = totals.get(c["verdict"], 0) + 1
         if c["verdict"] != "reproduced":
             notes.append(f"  {c['id']}: {c.get('reason') or '(NO REASON GIVEN)'}")

@@ -111,6 +111,23 @@ def unit_sphere(n: int, d: int, rng, *, sigma: float = 1.0) -> GaussianLinearBan
                                 name=f"unit_sphere(n={n}, d={d})")
 
 
+def _paired_angles(d: int, angle: float):
+    r"""The rows :math:`e_j` (:math:`j\le d/2`) and :math:`\cos(\text{angle})e_j+\sin(\text{angle})e_{d/2+j}`,
+    and :math:`\theta^*=e_1` (Fiez et al. 2019, Fig. 1d and Prop. 1)."""
+    d = check_int(d, "d", minimum=2)
+    if d % 2:
+        raise ValueError(f"d must be even, got {d}")
+    angle = check_positive(angle, "angle")
+    h = d // 2
+    V = np.zeros((d, d))
+    V[:h, :h] = np.eye(h)
+    V[h:, :h] = np.cos(angle) * np.eye(h)
+    V[h:, h:] = np.sin(angle) * np.eye(h)
+    theta = np.zeros(d)
+    theta[0] = 1.0
+    return V, theta
+
+
 def transductive_example(d: int, *, angle: float = 0.1, sigma: float = 1.0) -> GaussianLinearBandit:
     r"""The transductive example of Fiez et al. (2019), Fig. 1d.
 
@@ -120,18 +137,8 @@ def transductive_example(d: int, *, angle: float = 0.1, sigma: float = 1.0) -> G
     :math:`z_1` (index 0) is best and :math:`z_{d/2+1}` (index ``d // 2``) its close competitor,
     with gap :math:`1-\cos(\text{angle})`.
     """
-    d = check_int(d, "d", minimum=2)
-    if d % 2:
-        raise ValueError(f"d must be even, got {d}")
-    angle = check_positive(angle, "angle")
-    h = d // 2
-    Z = np.zeros((d, d))
-    Z[:h, :h] = np.eye(h)
-    Z[h:, :h] = np.cos(angle) * np.eye(h)
-    Z[h:, h:] = np.sin(angle) * np.eye(h)
-    theta = np.zeros(d)
-    theta[0] = 1.0
-    return GaussianLinearBandit(X=np.eye(d), theta=theta, sigma=sigma, Z=Z,
+    Z, theta = _paired_angles(d, angle)
+    return GaussianLinearBandit(X=np.eye(len(theta)), theta=theta, sigma=sigma, Z=Z,
                                 name=f"transductive(d={d}, angle={angle})")
 
 
@@ -337,15 +344,5 @@ def prop1_instance(d: int, *, angle: float = 0.1, sigma: float = 1.0) -> Gaussia
     arm ``d // 2`` its close competitor (gap :math:`1-\cos\alpha`). The proposition's
     worst case is over :math:`\theta^*\in\{e_j\}`; a static design must serve all of them.
     """
-    d = check_int(d, "d", minimum=2)
-    if d % 2:
-        raise ValueError(f"d must be even, got {d}")
-    angle = check_positive(angle, "angle")
-    h = d // 2
-    X = np.zeros((d, d))
-    X[:h, :h] = np.eye(h)
-    X[h:, :h] = np.cos(angle) * np.eye(h)
-    X[h:, h:] = np.sin(angle) * np.eye(h)
-    theta = np.zeros(d)
-    theta[0] = 1.0
+    X, theta = _paired_angles(d, angle)
     return GaussianLinearBandit(X=X, theta=theta, sigma=sigma, name=f"prop1(d={d}, angle={angle})")

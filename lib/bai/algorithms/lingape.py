@@ -134,7 +134,35 @@ class LinGapEResult:
 
 
 @numba.njit(cache=True)
-def _exact_state(X, counts, sums, reg):
+def _radius_kernel(radius, R, S, reg, base, logdet, union, delta, d, t, L2):
+    """:math:`C_t`: Eq. 3 (``radius`` 0), its determinant bound Eq. 4 (1) or the authors'
+    early script (2); see :func:`confidence_radius`."""
+    if radius == 0:
+        return R * np.sqrt(base + logdet) + np.sqrt(reg) * S
+    if radius == 1:
+        return R * np.sqrt(2.0 * np.log(union / delta)
+                           + d * np.log(1.0 + t * L2 / (reg * d))) + np.sqrt(reg) * S
+    return R * np.sqrt(d * np.log(union * (1.0 + t) / delta)) + np.sqrt(reg) * S
+
+
+@numba.njit(cache=True)
+def _empirical_best(mu):
+    """:math:`\\arg\\max_k\\hat\\mu_k`, ties broken uniformly at random (reservoir sampling)."""
+    i_t = 0
+    n_best = 1
+    for k in range(1, mu.shape[0]):
+        if mu[k] > mu[i_t]:
+            i_t, n_best = k, 1
+        elif mu[k] == mu[i_t]:
+            n_best += 1
+            if np.random.randint(n_best) == 0:
+                i_t = k
+    return i_t
+
+
+@numba.njit(cache=True)
+def _ridge_normal_equations(X, counts, sums, reg):
+    """:math:`A=\\lambda I+\\sum_kN_kx_kx_k^\\top` and :math:`b=\\sum_kx_kS_k` (Xu et al., Sec. 3)."""
     K, d = X.shape
     A = reg * np.eye(d)
     b = np.zeros(d)
@@ -143,6 +171,13 @@ def _exact_state(X, counts, sums, reg):
             b[i] += X[k, i] * sums[k]
             for j in range(d):
                 A[i, j] += counts[k] * X[k, i] * X[k, j]
+    return A, b
+
+
+@numba.njit(cache=True)
+def _exact_state(X, counts, sums, reg):
+    K, d = X.shape
+    A, b = _ridge_normal_equations(X, counts, sums, reg)
     Ainv = np.linalg.inv(A)
     XA = X @ Ainv
     H = XA @ np.ascontiguousarray(X.T)
@@ -177,23 +212,8 @@ def _lingape_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, rule, P, 
     Hcol = np.empty(K)
     since = 0
     while True:
-        if radius == 0:       # Eq. 3
-            Ct = R * np.sqrt(base + logdet) + np.sqrt(reg) * S
-        elif radius == 1:     # Eq. 4
-            Ct = R * np.sqrt(2.0 * np.log(union / delta)
-                             + d * np.log(1.0 + t * L2 / (reg * d))) + np.sqrt(reg) * S
-        else:                 # the authors' early script
-            Ct = R * np.sqrt(d * np.log(union * (1.0 + t) / delta)) + np.sqrt(reg) * S
-        # empirical best i_t (random ties)
-        i_t = 0
-        n_best = 1
-        for k in range(1, K):
-            if mu[k] > mu[i_t]:
-                i_t, n_best = k, 1
-            elif mu[k] == mu[i_t]:
-                n_best += 1
-                if np.random.randint(n_best) == 0:
-                    i_t = k
+        Ct = _radius_kernel(radius, R, S, reg, base, logdet, union, delta, d, t, L2)
+        i_t = _empirical_best(mu)  # random ties
         # most ambiguous challenger j_t != i_t
         j_t = -1
         B = -np.inf
@@ -378,13 +398,7 @@ class LazyRatioWeights:
 @numba.njit(cache=True)
 def _exact_state_lowmem(X, counts, sums, reg):
     K, d = X.shape
-    A = reg * np.eye(d)
-    b = np.zeros(d)
-    for k in range(K):
-        for i in range(d):
-            b[i] += X[k, i] * sums[k]
-            for j in range(d):
-                A[i, j] += counts[k] * X[k, i] * X[k, j]
+    A, b = _ridge_normal_equations(X, counts, sums, reg)
     Ainv = np.linalg.inv(A)
     XA = X @ Ainv
     mu = XA @ b
@@ -441,22 +455,8 @@ def _lingape_lowmem_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, ru
             j_t = istate[4]
             istate[3] = -1
         else:
-            if radius == 0:
-                Ct = R * np.sqrt(base + logdet) + np.sqrt(reg) * S
-            elif radius == 1:
-                Ct = R * np.sqrt(2.0 * np.log(union / delta)
-                                 + d * np.log(1.0 + t * L2 / (reg * d))) + np.sqrt(reg) * S
-            else:
-                Ct = R * np.sqrt(d * np.log(union * (1.0 + t) / delta)) + np.sqrt(reg) * S
-            i_t = 0
-            n_best = 1
-            for k in range(1, K):
-                if mu[k] > mu[i_t]:
-                    i_t, n_best = k, 1
-                elif mu[k] == mu[i_t]:
-                    n_best += 1
-                    if np.random.randint(n_best) == 0:
-                        i_t = k
+            Ct = _radius_kernel(radius, R, S, reg, base, logdet, union, delta, d, t, L2)
+            i_t = _empirical_best(mu)
             # u = A^-1 x_i; ||x_i - x_j||^2_{A^-1} = h_i + h_j - 2 x_j^T u
             for a in range(d):
                 s = 0.0
