@@ -661,3 +661,16 @@ def test_many_arms_first_rage_design_is_fast_and_certified():
     sub = D.PairwiseDifferences(X[:5000])
     assert sub.top(Ainv, 3)[1] == pytest.approx(sub.top_blocks(Ainv, 3)[1], rel=1e-12)
     assert res.value >= sub.top(Ainv, 1)[1][0] * (1 - 1e-12)
+
+
+def test_solve_design_returns_a_probability_vector():
+    # the barrier's iterate sums to one only up to its tolerance; the returned design must be a
+    # point of the simplex (rounding and sampling from it rely on that)
+    rng = np.random.default_rng(11)
+    for K, d in [(8, 3), (30, 5), (60, 8)]:
+        X = rng.standard_normal((K, d))
+        res = D.solve_design(X, D.PairwiseDifferences(X))
+        assert np.all(res.design >= 0)
+        assert abs(res.design.sum() - 1.0) <= 1e-12
+        assert res.value == pytest.approx(D.design_value(X, D.PairwiseDifferences(X), res.design),
+                                          rel=1e-12)

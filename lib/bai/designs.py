@@ -642,6 +642,9 @@ def solve_design(
             arms = np.union1d(arms, new_arms)
             lam_w = np.array([weights.get(int(a), 0.0) for a in arms])
     design, value = best_design, best_value
+    if abs(design.sum() - 1.0) > 1e-12:  # the barrier's iterate sums to 1 only up to its tolerance
+        design = design / design.sum()
+        value = design_value(X, dirs, design)
     # drop the barrier's interior dust (weights ~ gap / K) when that keeps the value within tol
     for rel in (1e-6, 1e-8, 1e-10):
         clean = design.copy()
