@@ -146,6 +146,18 @@ def _radius_kernel(radius, R, S, reg, base, logdet, union, delta, d, t, L2):
 
 
 @numba.njit(cache=True)
+def _ratio_arm(counts, p):
+    """Rule (12) of Xu et al.: :math:`\\arg\\min_a T_a(t)/p_a(i_t,j_t)` (first index on ties)."""
+    best = np.inf
+    a = 0
+    for k in range(counts.shape[0]):
+        sc = counts[k] / (p[k] + 1e-10)
+        if sc < best:
+            best, a = sc, k
+    return a
+
+
+@numba.njit(cache=True)
 def _empirical_best(mu):
     """:math:`\\arg\\max_k\\hat\\mu_k`, ties broken uniformly at random (reservoir sampling)."""
     i_t = 0
@@ -241,11 +253,7 @@ def _lingape_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, rule, P, 
                     if np.random.randint(n_ties) == 0:
                         a = k
         else:
-            best = np.inf
-            for k in range(K):
-                sc = counts[k] / (P[i_t, j_t, k] + 1e-10)
-                if sc < best:
-                    best, a = sc, k
+            a = _ratio_arm(counts, P[i_t, j_t])
         r = _reward(noise, means[a], sigma)
         counts[a] += 1
         sums[a] += r
@@ -524,11 +532,7 @@ def _lingape_lowmem_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, ru
                 for e in range(ptr[pos], ptr[pos + 1]):
                     pd[cidx[e]] = cval[e]
                 istate[5] = key
-            best = np.inf
-            for k in range(K):
-                sc = counts[k] / (pd[k] + 1e-10)
-                if sc < best:
-                    best, a = sc, k
+            a = _ratio_arm(counts, pd)
         r = _reward(noise, means[a], sigma)
         counts[a] += 1
         sums[a] += r
