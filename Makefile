@@ -45,14 +45,15 @@ $(MATHJAX):
 	cp build/mathjax/package/LICENSE book/_mathjax/mathjax.tmp/
 	rm -rf book/_mathjax/mathjax && mv book/_mathjax/mathjax.tmp book/_mathjax/mathjax
 
-.PHONY: help venv book notebooks test unit chapters-ci book-ci browser rerun bench clean
+.PHONY: help venv book notebooks test unit chapters-ci book-ci browser rerun bench dist clean
 
 help:
 	@echo "make book    build the HTML book, executing every chapter at the paper profile"
 	@echo "make test    unit tests + every chapter at its CI profile + strict book build + browser test"
 	@echo "make browser [BOOK_HTML=dir]   open every page of the built book in headless Chromium"
-	@echo "make rerun CHAPTER=name [PROFILE=paper]   re-execute one chapter with papermill"
+	@echo "make rerun CHAPTER=name [PROFILE=paper] [SET=\"n_runs=5 seed=3\"]   re-execute one chapter"
 	@echo "make bench   benchmark scripts (design solver vs cvxpy, compiled kernel)"
+	@echo "make dist    the sdist and the wheel of the library (bai-book) in dist/"
 
 $(STAMP): pyproject.toml $(CONSTRAINTS)
 	@test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
@@ -65,10 +66,10 @@ venv: $(STAMP)
 notebooks: $(STAMP)
 	$(BIN)/python scripts/run_chapters.py --twins
 
-# jupyter-book caches executed notebooks by their code cells only: when the library or the
-# committed data change, drop the cache and the Sphinx environment, so that every chapter
-# re-executes on the current code.
-LIB_HASH = $(shell find lib data -type f \( -name '*.py' -o -name '*.csv' \) | LC_ALL=C sort | xargs cat | sha1sum | cut -c1-16)
+# jupyter-book caches executed notebooks by their code cells only: when the library or the data
+# shipped inside it (lib/bai/data) change, drop the cache and the Sphinx environment, so that
+# every chapter re-executes on the current code.
+LIB_HASH = $(shell find lib -type f \( -name '*.py' -o -name '*.csv' \) -not -path '*/__pycache__/*' | LC_ALL=C sort | xargs cat | sha1sum | cut -c1-16)
 
 book: $(STAMP) notebooks $(MATHJAX)
 	@mkdir -p book/_build
@@ -79,15 +80,39 @@ book: $(STAMP) notebooks $(MATHJAX)
 	@echo "$(LIB_HASH)" > book/_build/.lib-hash
 	@echo "book: open book/_build/html/index.html"
 
+# The wheel test (tests/test_wheel.py: build, fresh venv, pip installs from PyPI) mostly waits on
+# the network and on one core: it runs beside the chapters, not after them.
 test: $(STAMP)
 	$(MAKE) unit
-	$(MAKE) chapters-ci
+	$(MAKE) -j2 --output-sync=target chapters-ci wheel
 	$(MAKE) book-ci
 	$(MAKE) browser BOOK_HTML=$(CI_DIR)/book/_build/html
 
 # The browser tests (tests/browser) need a built book: `make browser` / `make test` run them.
 unit: $(STAMP)
-	$(BIN)/python -m pytest tests -q --ignore=tests/browser
+	$(BIN)/python -m pytest tests -q --ignore=tests/browser -m "not wheel"
+	$(MAKE) unit-kernels
+
+# The library as a user installs it, and a launch-button twin that installs it itself.
+.PHONY: wheel
+wheel: $(STAMP)
+	$(BIN)/python -m pytest tests/test_wheel.py -q -p no:cacheprovider
+
+# The design solver's tests again under two OpenBLAS kernels, so that a stopping rule or a status
+# that hinges on the last bits of a BLAS kernel cannot slip back in (issue 15: SkylakeX failed
+# where Haswell passed). OpenBLAS runs a forced kernel without checking the CPU, so only kernels
+# this CPU can execute are used: the two newest of SkylakeX (AVX-512), Haswell (AVX2),
+# Sandybridge (AVX) and Prescott. The test that itself runs every kernel is not repeated.
+CPU_FLAGS := $(shell grep -m1 '^flags' /proc/cpuinfo 2>/dev/null)
+KERNEL_CORETYPES ?= $(wordlist 1,2,$(if $(filter avx512f,$(CPU_FLAGS)),SkylakeX) \
+	$(if $(filter avx2,$(CPU_FLAGS)),Haswell) $(if $(filter avx,$(CPU_FLAGS)),Sandybridge) \
+	$(if $(filter x86_64,$(shell uname -m)),Prescott))
+.PHONY: unit-kernels
+unit-kernels: $(STAMP)
+	@test -n "$(strip $(KERNEL_CORETYPES))" || echo "unit-kernels: no OpenBLAS x86 kernel to force on this CPU, skipped"
+	@for k in $(KERNEL_CORETYPES); do echo "tests/test_designs.py with OPENBLAS_CORETYPE=$$k"; \
+		OPENBLAS_CORETYPE=$$k $(BIN)/python -m pytest tests/test_designs.py -q -p no:cacheprovider \
+			-k "not every_blas_kernel"; done
 
 # Executes each chapter with papermill (-p profile ci) into a staged copy of the book.
 chapters-ci: $(STAMP) $(MATHJAX)
@@ -108,15 +133,28 @@ browser: $(STAMP)
 	BROWSER_SKIP_FILE=$(BROWSER_SKIP) BAI_BOOK_HTML=$(BOOK_HTML) BAI_SCREENSHOTS=$(SCREENSHOTS) \
 		$(BIN)/python -m pytest tests/browser -q
 
+# make rerun CHAPTER=soare2014 [PROFILE=ci] [SET="n_runs=5 seed=3"]: python -m bai reproduce, which
+# validates the overrides against the chapter's study (an unknown key exits 2, naming the known
+# keys), keeps checkpoints in build/$(PROFILE)/checkpoints and prints the chapter's claims.
 PROFILE ?= paper
+SET ?=
 rerun: $(STAMP)
-	$(BIN)/python scripts/run_chapters.py --profile $(PROFILE) --only $(CHAPTER) --out build/$(PROFILE) \
-		--checkpoints build/$(PROFILE)/checkpoints
+	@test -n "$(CHAPTER)" || { echo "make rerun needs CHAPTER=<name> (python -m bai reproduce --list)" >&2; exit 2; }
+	$(BIN)/python -m bai reproduce $(CHAPTER) --profile $(PROFILE) --out build/$(PROFILE) \
+		--checkpoints build/$(PROFILE)/checkpoints $(foreach s,$(SET),--set $(s))
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_design_solver.py
 	$(BIN)/python benchmarks/bench_greedy_kernel.py
 	$(BIN)/python benchmarks/bench_lingape.py
+
+# The library's sdist and wheel (the wheel is built from the sdist, so both carry the data in
+# lib/bai/data). tests/test_wheel.py builds the same way, installs the wheel in a fresh venv
+# outside the repository and runs it there.
+dist: $(STAMP)
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist .
+	@ls -l dist
 
 clean:
 	rm -rf build book/_build book/_claims book/_mathjax/mathjax

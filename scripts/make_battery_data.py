@@ -5,7 +5,7 @@ Source: the cycle-life data of Severson et al. (Nature Energy 2019) as redistrib
 Attia et al., "revisit-severson-et-al" (MIT licence), a copy of which lives in
 ``../shared/data/battery_severson`` (see its README, LICENSE and SOURCE_COMMIT).
 
-For each of the 124 cells the script writes one row of ``data/battery/cells.csv``:
+For each of the 124 cells the script writes one row of ``lib/bai/data/battery/cells.csv``:
 
 * identification: ``cell`` (``<split>-<index>``, the file ``data/<split>/cell<index>.csv`` of
   the source), ``split`` (Severson et al.'s train / test1 = primary test / test2 = secondary
@@ -28,7 +28,7 @@ checks this by comparing the cycle lives of both files.
 
 Usage (from the repository root)::
 
-    python scripts/make_battery_data.py [--source ../shared/data/battery_severson] [--out data/battery]
+    python scripts/make_battery_data.py [--source ../shared/data/battery_severson] [--out lib/bai/data/battery]
 
 Nothing is downloaded. The output is a few tens of kilobytes.
 """
@@ -101,7 +101,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--source", type=Path, default=ROOT.parent / "shared" / "data"
                         / "battery_severson")
-    parser.add_argument("--out", type=Path, default=ROOT / "data" / "battery")
+    parser.add_argument("--out", type=Path, default=ROOT / "lib" / "bai" / "data" / "battery")
     args = parser.parse_args()
     cells = build(args.source)
     args.out.mkdir(parents=True, exist_ok=True)

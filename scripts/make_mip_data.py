@@ -24,7 +24,7 @@ feedback. Neither CPLEX nor CORLAT is open. This script builds an open **analogu
   the dual bound after every LP solve; the table keeps their values at every ``STEP`` LP
   iterations (one time step of the bandit).
 
-Per (arm, instance, permutation seed) it writes one row of ``data/mip/runs.csv``:
+Per (arm, instance, permutation seed) it writes one row of ``lib/bai/data/mip/runs.csv``:
 
 ``arm`` (0..7), ``config`` (e.g. ``G+M-C+``: which separator groups are on), ``instance``
 (file stem), ``seed`` (SCIP ``randomization/permutationseed``), ``lp_bound`` (the instance's
@@ -37,7 +37,7 @@ first solution is found, and the dual bound is empty while the first LP is being
 
 Usage (from the repository root; about 7 minutes on one core)::
 
-    python scripts/make_mip_data.py [--source ../shared/data/mip_instances/wildlife_corridor] [--out data/mip]
+    python scripts/make_mip_data.py [--source ../shared/data/mip_instances/wildlife_corridor] [--out lib/bai/data/mip]
 
 Deterministic: SCIP is run single-threaded with no time limit (the LP-iteration cap is the
 only limit), so the same SCIP build gives the same table.
@@ -53,6 +53,8 @@ from pathlib import Path
 
 import pandas as pd
 from pyscipopt import Eventhdlr, Model, SCIP_EVENTTYPE, quicksum
+
+ROOT = Path(__file__).resolve().parents[1]   # the repository: the table goes into the package
 
 CAP = 20000         # LP iterations per run (the bandit's maximum delay = CAP / STEP steps)
 STEP = 1000         # LP iterations per time step
@@ -175,7 +177,7 @@ def run(path, config, seed):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--source", default="../shared/data/mip_instances/wildlife_corridor")
-    ap.add_argument("--out", default="data/mip")
+    ap.add_argument("--out", default=str(ROOT / "lib" / "bai" / "data" / "mip"))
     ap.add_argument("--limit", type=int, default=None, help="first N runs only (testing)")
     args = ap.parse_args()
     files = sorted(p for p in (Path(args.source) / "instances" / "artificial").glob("*.cor")

@@ -1,15 +1,16 @@
 #!/usr/bin/env python
-"""Derive the compact click-model tables in ``data/obd/`` from the Open Bandit Dataset sample.
+"""Derive the compact click-model tables in ``lib/bai/data/obd/`` from the Open Bandit Dataset
+sample.
 
 Usage::
 
-    python scripts/make_obd_data.py [--source PATH/obd_sample.tar.gz] [--out data/obd]
+    python scripts/make_obd_data.py [--source PATH/obd_sample.tar.gz] [--out lib/bai/data/obd]
 
 The source is the small sample of the Open Bandit Dataset (ZOZO, Inc.; Saito et al. 2021)
 shipped in the PyPI wheel ``obp-0.4.1-py3-none-any.whl`` (Apache-2.0); the project keeps a copy
 of its ``obd/`` folder as ``obd_sample.tar.gz``. The same CSV files can be read straight from the
 wheel (``pip download --no-deps obp==0.4.1``; ``obp/dataset/obd/...`` inside the zip) and are
-byte-identical. Every choice below is documented in ``data/obd/README.md``; the script is
+byte-identical. Every choice below is documented in ``lib/bai/data/obd/README.md``; the script is
 deterministic (no random numbers) and prints what it wrote.
 
 Construction (mirroring Xu et al. 2018, App. A, on Yahoo! R6A):
@@ -64,7 +65,7 @@ def read_csv(tar: tarfile.TarFile, member: str) -> pd.DataFrame:
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--source", type=Path, default=DEFAULT_SOURCE)
-    ap.add_argument("--out", type=Path, default=ROOT / "data" / "obd")
+    ap.add_argument("--out", type=Path, default=ROOT / "lib" / "bai" / "data" / "obd")
     args = ap.parse_args(argv)
 
     digest = hashlib.sha256(args.source.read_bytes()).hexdigest()

@@ -19,10 +19,11 @@ from bai import lower_bounds as LB
 from bai.algorithms import baics as B
 from bai.claims import clopper_pearson
 from bai.environments import SubpopulationGaussian
+from bai.instances import baics_e1, baics_e2
 
-E1 = dict(mu=[[0.2, 0.6, 0.8], [0.4, 0.4, 0.3], [-0.2, 1.0, 1.5]], q=[0.2, 0.3, 0.5], M=3)
-E2 = dict(mu=[[-0.2, 0.4, 1.2], [0.2, 0.6, 0.6], [0.3, 0.3, 0.6], [-0.6, 0.8, 0.4]],
-          q=[1 / 3, 1 / 3, 1 / 3], M=3)
+# the paper's examples, defined once in bai.instances (the chapter uses the same builders)
+E1 = dict(mu=baics_e1().mu.tolist(), q=baics_e1().q.tolist(), M=baics_e1().M)
+E2 = dict(mu=baics_e2().mu.tolist(), q=baics_e2().q.tolist(), M=baics_e2().M)
 
 
 def random_instance(rng, K=None, L=None, M=None):
@@ -233,7 +234,7 @@ def test_bad_weights_and_solver_arguments():
 
 
 def test_bad_algorithm_arguments():
-    env = SubpopulationGaussian(**E1)
+    env = baics_e1()
     rng = np.random.default_rng(0)
     for delta, exc in ((0.0, ValueError), (1.0, ValueError), (-0.1, ValueError), ("0.1", TypeError)):
         with pytest.raises(exc, match="delta"):
@@ -309,7 +310,7 @@ def test_gk_weights_satisfy_the_optimality_conditions():
 @pytest.mark.parametrize("forced", [False, True])
 def test_c_tracking_bound_eq_12(forced):
     """max_kl |N_kl(t) - sum_{s<t} w_kl(s)| <= KL (1 + sqrt t) along a run, step by step."""
-    env = SubpopulationGaussian(**E1)
+    env = baics_e1()
     mu, q, M = LB.check_instance(env.mu, env.q, env.M)
     rng = np.random.default_rng(7)
     K, L = mu.shape
@@ -381,7 +382,7 @@ def test_unconstrained_case_M0_runs():
 
 
 def test_determinism_and_cap():
-    env = SubpopulationGaussian(**E2)
+    env = baics_e2()
     for name in B.ALGORITHMS:
         a = B.run_algorithm(name, env, np.random.default_rng(11), tau_max=1000)
         b = B.run_algorithm(name, env, np.random.default_rng(11), tau_max=1000)
@@ -390,6 +391,23 @@ def test_determinism_and_cap():
         assert da == db and (ra == rb or (math.isnan(ra) and math.isnan(rb)))
         assert a.capped and a.stopping_time == 1000 and a.counts.sum() == 1000
         assert a.glr <= a.threshold
-    times = {B.t_a_scs(SubpopulationGaussian(**E1), np.random.default_rng(s)).stopping_time
+    times = {B.t_a_scs(baics_e1(), np.random.default_rng(s)).stopping_time
              for s in range(5)}
     assert len(times) > 1
+
+
+def test_runs_functions_stack_single_runs():
+    from bai.algorithms.common import RunsResult
+
+    env = SubpopulationGaussian(**{k: np.asarray(v) if k != "M" else v for k, v in E1.items()})
+    for one, many in ((B.t_a_scs, B.t_a_scs_runs), (B.t_a_s, B.t_a_s_runs),
+                      (B.uniform_sampling, B.uniform_sampling_runs)):
+        rng = np.random.default_rng(11)
+        singles = [one(env, rng, tau_max=2000) for _ in range(2)]
+        res = many(env, 2, np.random.default_rng(11), tau_max=2000)
+        assert isinstance(res, RunsResult) and res.counts.shape == (2, 3, 3)
+        assert res.stopping_time.tolist() == [r.stopping_time for r in singles]
+        assert res.stopped.tolist() == [not r.capped for r in singles]
+    from bai import estimation
+
+    assert B.threshold is estimation.baics_threshold

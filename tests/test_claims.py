@@ -9,7 +9,8 @@ import pytest
 from scipy import stats
 
 from bai import claims as C
-from bai.claims import NOT_COMPARABLE, NOT_REPRODUCED, REPRODUCED
+from bai.claims import (NOT_COMPARABLE, NOT_REPRODUCED, REPRODUCED, AtLeast, AtMost,
+                        BinomialAtMost, ClaimsLedger, Tolerance)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -173,3 +174,86 @@ def test_section_anchor_is_stored_and_old_files_still_load(tmp_path):
     assert [c.section for c in C.ClaimsLedger.read(path).claims] == ["", "", "", ""]
     with pytest.raises(TypeError, match="section must be a string"):
         led.compare("e", "x", source="s", paper_value=1.0, value=1.0, section=3)
+
+
+# ---------------------------------------------------------------------------------------------
+# Claims beside their evidence: fixed text in ClaimSpec, one-line checks, computed reasons
+# ---------------------------------------------------------------------------------------------
+
+
+def _specs():
+    from bai.claims import ClaimSpec, ErrorRate, Holds, NotComparable
+
+    return {
+        "p.err.{alg}": ClaimSpec("{alg} errs with probability at most delta", "Sec. 6",
+                                 ErrorRate(0.05), figure="Fig. 4"),
+        "p.ratio": ClaimSpec("the ratio is about 2", "Fig. 1", Tolerance(rel=0.1), paper_value=2.0),
+        "p.flat": ClaimSpec("flat in d", "Fig. 4", Holds("spread <= 0.5")),
+        "p.lost": ClaimSpec("bars of Fig. 2", "Fig. 2", NotComparable("the bars are lost")),
+        "p.bound": ClaimSpec("below the bound", "Thm 1", AtMost(10.0)),
+    }
+
+
+def test_check_fills_templates_and_computes_verdicts_and_reasons():
+    ledger = ClaimsLedger("c", "P", specs=_specs())
+    ok = ledger.check("p.err.{alg}", alg="G", failures=0, runs=100)
+    assert ok.id == "p.err.G" and ok.statement == "G errs with probability at most delta"
+    assert ok.verdict == "reproduced" and ok.paper_value == 0.05 and ok.figure == "Fig. 4"
+    bad = ledger.check("p.err.{alg}", alg="XY", failures=30, runs=100)
+    assert bad.verdict == "not reproduced"
+    assert bad.reason.startswith("30 errors in 100 runs") and "exceeds 0.05" in bad.reason
+    far = ledger.check("p.ratio", value=3.0, se=0.1)
+    assert far.verdict == "not reproduced" and "differs from the paper's 2" in far.reason
+    assert ledger.check("p.flat", holds=False, value=1.3).reason == \
+        "does not hold: spread <= 0.5 (ours: 1.3)"
+    lost = ledger.check("p.lost", runs=5)
+    assert lost.verdict == "not comparable" and lost.reason == "the bars are lost"
+    assert lost.details["runs"] == 5         # a measurement the rule does not use is kept
+    given = ledger.check("p.bound", value=12.0, se=0.1, reason="a computed explanation")
+    assert given.verdict == "not reproduced" and given.reason == "a computed explanation"
+    assert [c.id for c in ledger.claims] == ["p.err.G", "p.err.XY", "p.ratio", "p.flat",
+                                              "p.lost", "p.bound"]
+
+
+def test_check_refuses_unknown_ids_missing_fields_and_missing_measurements():
+    ledger = ClaimsLedger("c", "P", specs=_specs())
+    with pytest.raises(ValueError, match="is not a claim of 'c'; the claims are: p.bound"):
+        ledger.check("p.nope", value=1.0)
+    with pytest.raises(ValueError, match=r"needs the field\(s\) \['alg'\]"):
+        ledger.check("p.err.{alg}", failures=0, runs=10)
+    with pytest.raises(ValueError, match="give failures and runs"):
+        ledger.check("p.err.{alg}", alg="G", value=0.1)
+    with pytest.raises(ValueError, match="give holds"):
+        ledger.check("p.flat", value=1.0)
+    with pytest.raises(ValueError, match="already recorded"):
+        ledger.check("p.ratio", value=2.0)
+        ledger.check("p.ratio", value=2.0)
+
+
+def test_book_checks_hold_or_fail_and_say_so_in_the_file(tmp_path, monkeypatch):
+    ledger = ClaimsLedger("book", "this book", specs=_specs(), kind="check")
+    assert ledger.check("p.bound", value=3.0).verdict == "holds"
+    assert ledger.check("p.flat", holds=False).verdict == "fails"
+    assert ledger.totals() == {"holds": 1, "fails": 1, "not comparable": 0}
+    monkeypatch.setenv("BAI_CLAIMS_DIR", str(tmp_path))
+    path = ledger.save()
+    assert path == tmp_path / "book.json"
+    data = json.loads(path.read_text())
+    assert data["kind"] == "check" and data["meta"]["seconds"] >= 0
+    assert ClaimsLedger.read(path).kind == "check"
+
+
+@pytest.mark.parametrize("make, match", [
+    (lambda: Tolerance(rel=float("nan")), "rel must be finite"),
+    (lambda: Tolerance(z=-1.0), "z must be >= 0"),
+    (lambda: AtMost(float("nan")), "bound must be finite"),
+    (lambda: AtLeast(1.0, z=float("inf")), "z must be finite"),
+    (lambda: BinomialAtMost(0.05, level=1.5), "level must be in"),
+    (lambda: ClaimsLedger("c", "P").qualitative("q", "s", source="x", holds=True,
+                                                criterion="c", value=float("nan")),
+     "value must be finite"),
+    (lambda: ClaimsLedger("c", "P", kind="paper"), "kind must be one of"),
+])
+def test_rules_and_claims_refuse_nan_and_out_of_range(make, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        make()

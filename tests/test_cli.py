@@ -37,6 +37,15 @@ def bai_cli(*args, cwd=None, timeout=300, env=None):
      "--scheduler needs --backend dask"),
     (["reproduce"], "name a chapter"),
     (["reproduce", "optimal_design", "--list"], "--list takes no chapter"),
+    (["reproduce", "optimal_design", "--profile", "ci", "--set", "no_such_key=1"],
+     "--set: overrides: unknown key(s) ['no_such_key']; the known keys of the 'ci' profile of "
+     "optimal_design are: g_sizes, mc_grid, n_jobs, n_runs,"),
+    (["reproduce", "optimal_design", "--set", "n_runs"], "--set takes KEY=VALUE"),
+    (["reproduce", "optimal_design", "--set", "n_runs=2.5"], "overrides['n_runs'] must be"),
+    (["reproduce", "optimal_design", "--backend", "dask", "--scheduler", "nonsense"],
+     "--scheduler must look like tcp://HOST:PORT"),
+    (["reproduce", "optimal_design", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1"],
+     "--scheduler tcp://127.0.0.1:1 is unreachable"),
 ])
 def test_argument_errors(args, message, capsys):
     assert cli.main(args) == 2
@@ -72,11 +81,22 @@ def test_list_names_every_notebook_chapter():
     assert "ci,paper" in row and "Best-arm identification in linear bandits" in row
 
 
-def test_chapter_profiles_read_from_source(tmp_path):
-    md = tmp_path / "x.md"
-    md.write_text('PROFILES = {\n    "ci": {"a": 1},\n    "paper": {\n        "a": 2,\n    },\n'
-                  '    "huge": {"a": 3},\n}\n')
-    assert cli.chapter_profiles(md) == ["ci", "paper", "huge"]
+def test_chapter_profiles_come_from_the_studies():
+    from bai import studies
+
+    for md in cli.notebook_chapters(ROOT / "book"):
+        assert cli.chapter_profiles(md) == list(studies.load(md.stem).STUDY.profiles)
+
+
+@pytest.mark.parametrize("flag", ["--out", "--checkpoints"])
+def test_a_path_that_is_a_file_exits_2_before_any_work(flag, tmp_path, capsys):
+    target = tmp_path / "a_file"
+    target.write_text("x")
+    assert cli.main(["reproduce", "optimal_design", "--profile", "ci", flag,
+                     str(target / "sub")]) == 2
+    err = capsys.readouterr().err
+    assert f"{flag} must be a folder, but {target} is a file" in err
+    assert cli.main(["reproduce", "optimal_design", "--profile", "ci", flag, str(target)]) == 2
 
 
 def test_claims_table_text():
@@ -114,7 +134,7 @@ def test_claims_table_text():
 def test_reproduce_optimal_design_end_to_end(tmp_path):
     out = tmp_path / "out"
     res = bai_cli("reproduce", "optimal_design", "--profile", "ci", "--jobs", "1",
-                  "--out", str(out), cwd=tmp_path, timeout=240)
+                  "--out", str(out), "--set", "n_runs=2", cwd=tmp_path, timeout=240)
     assert res.returncode == 0, res.stdout + res.stderr
     claims_file = out / "claims" / "optimal_design.json"
     data = json.loads(claims_file.read_text())
@@ -122,8 +142,10 @@ def test_reproduce_optimal_design_end_to_end(tmp_path):
     assert (out / "optimal_design.ipynb").is_file()
     # papermill's progress bar over the cells (stderr)
     assert "Executing" in res.stderr and "cell/s" in res.stderr
-    # checkpoints keyed by the profile's output folder
-    assert f"checkpoints in {out / 'checkpoints' / 'optimal_design'}" in res.stdout
+    # the chapter keeps no checkpoints, and the command says nothing about them
+    assert "checkpoints" not in res.stdout
+    assert "overrides {'n_runs': 2}" in res.stdout
+    assert json.loads((out / "claims" / "optimal_design.json").read_text())["kind"] == "check"
     # the printed table: one row per claim of the JSON file, with its verdict, and the totals
     text = res.stdout
     header = next(i for i, ln in enumerate(text.splitlines()) if ln.startswith("claim "))
@@ -132,10 +154,9 @@ def test_reproduce_optimal_design_end_to_end(tmp_path):
         assert row.startswith(claim["id"]) and row.rstrip().endswith(claim["verdict"])
         assert format_ours(claim) in row
     counts = {v: sum(c["verdict"] == v for c in data["claims"])
-              for v in ("reproduced", "not reproduced", "not comparable")}
-    assert (f"{data['paper']}: {len(data['claims'])} claims, {counts['reproduced']} reproduced, "
-            f"{counts['not reproduced']} not reproduced, {counts['not comparable']} not comparable"
-            ) in text
+              for v in ("holds", "fails", "not comparable")}
+    assert (f"{data['paper']}: {len(data['claims'])} claims, {counts['holds']} holds, "
+            f"{counts['fails']} fails, {counts['not comparable']} not comparable") in text
 
 
 def test_script_is_a_thin_wrapper():
@@ -149,3 +170,27 @@ def test_script_is_a_thin_wrapper():
     assert run_chapters.toc_files()[0] == "intro"
     with pytest.raises(SystemExit, match="--only must name a chapter"):
         run_chapters.main(["--only", "nope"])
+
+
+def test_twins_begin_with_an_install_cell_from_the_one_repository_setting(tmp_path):
+    import shutil
+
+    import jupytext
+    import yaml
+
+    book = tmp_path / "book"
+    shutil.copytree(ROOT / "book", book, ignore=shutil.ignore_patterns("_build", "_claims",
+                                                                       "*.ipynb", "_mathjax"))
+    config = yaml.safe_load((book / "_config.yml").read_text())
+    config["repository"]["url"] = "https://example.org/someone/fork"
+    config["repository"]["branch"] = "dev"
+    (book / "_config.yml").write_text(yaml.safe_dump(config))
+    cli.write_twins(book)
+    for md in cli.notebook_chapters(book):
+        nb = jupytext.read(md.with_suffix(".ipynb"))
+        first = nb.cells[0]
+        assert first.cell_type == "code" and first.metadata["tags"] == ["remove-cell"]
+        assert "bai-book @ git+https://example.org/someone/fork@dev" in first.source
+        assert "BAI_INSTALL_SOURCE" in first.source
+        assert any("parameters" in c.metadata.get("tags", []) for c in nb.cells[1:])
+        compile(first.source, "install", "exec")

@@ -272,3 +272,134 @@ def test_literal_grover_band_is_anti_conservative():
     delta = 0.05
     frac = _lil_violation_fraction(delta, sigma_arg=1.0, seed=1, literal=True)
     assert frac > 3 * delta
+
+
+# ---------------------------------------------------------------------------------------------
+# One definition per width: each against an independent formula, and the shared objects
+# ---------------------------------------------------------------------------------------------
+
+
+def test_soare_c_and_phase_index_log_term():
+    assert E.soare_c(1.5) == pytest.approx(2 * math.sqrt(2) * 1.5, rel=1e-15)
+    j, K, delta = 3, 5, 0.05
+    assert E.phase_index_log_term(j, K, delta) == pytest.approx(
+        math.log(math.pi**2 * K**2 * j**2 / (3 * delta)), rel=1e-14)
+    with pytest.raises(ValueError, match="j"):
+        E.phase_index_log_term(0, K, delta)
+
+
+def test_soare_adaptive_radius_union_and_kernel():
+    n, d, delta, sigma, eta, L, S, K = 100.0, 3, 0.05, 1.5, 2.0, 1.2, 0.7, 6
+    expected = sigma * math.sqrt(d * math.log(K**2 * (1 + n * L**2 / eta) / delta)) + math.sqrt(eta) * S
+    got = E.soare_adaptive_radius(n, d, delta, sigma=sigma, eta=eta, L=L, S=S, K=K)
+    assert got == pytest.approx(expected, rel=1e-14)
+    # the Python face and the compiled scalar (what the fully adaptive loop calls) agree exactly
+    assert got == E.soare_adaptive_radius_kernel(n, d, float(K**2), delta, sigma, eta, L**2, S)
+    vals = E.soare_adaptive_radius(np.array([[1.0, 10.0], [100.0, 1e4]]), d, delta)
+    assert vals.shape == (2, 2) and np.all(np.diff(vals.ravel()) > 0)
+
+
+@pytest.mark.parametrize("log_union", ["pairs", "arms"])
+def test_lingape_radius_each_variant_against_its_formula(log_union):
+    t = np.array([10.0, 1000.0])
+    ratio = np.array([0.5, 4.0])
+    d, K, delta, reg, R, S, L = 3, 6, 0.05, 0.5, 1.3, 2.0, 1.4
+    k = K**2 if log_union == "pairs" else K
+    kw = dict(d=d, K=K, delta=delta, reg=reg, R=R, S=S, L=L, log_union=log_union)
+    tail = math.sqrt(reg) * S
+    det = R * np.sqrt(2 * math.log(k / delta) + ratio) + tail
+    bound = R * np.sqrt(2 * math.log(k / delta) + d * np.log1p(t * L**2 / (reg * d))) + tail
+    code = R * np.sqrt(d * np.log(k * (1 + t) / delta)) + tail
+    np.testing.assert_allclose(E.lingape_radius(t, ratio, radius="det", **kw), det, rtol=1e-13)
+    np.testing.assert_allclose(E.lingape_radius(t, None, radius="det-bound", **kw), bound, rtol=1e-13)
+    np.testing.assert_allclose(E.lingape_radius(t, None, radius="code", **kw), code, rtol=1e-13)
+    assert np.ndim(E.lingape_radius(10.0, 0.5, radius="det", **kw)) == 0
+    with pytest.raises(ValueError, match="radius"):
+        E.lingape_radius(t, ratio, radius="nope", **kw)
+
+
+def test_abbasi_yadkori_radius_is_lingapes_loop_computation():
+    logdet, d, delta, K, eta, R, S = 2.5, 3, 0.05, 7, 0.5, 1.3, 2.0
+    base = E.lingape_radius_base(float(K**2), delta, d, eta)
+    assert base == pytest.approx(2 * math.log(K**2 / delta) - d * math.log(eta), rel=1e-14)
+    loop = E.lingape_radius_kernel(0, R, S, eta, base, logdet, float(K**2), delta, d, 0.0, 1.0)
+    assert E.abbasi_yadkori_radius(logdet, d, delta, K=K, eta=eta, R=R, S=S) == loop
+
+
+def test_rage_log_term_and_width():
+    assert E.rage_log_term(100, 0.01) == pytest.approx(math.log(1e4), rel=1e-15)
+    assert E.rage_width(2.0, 10, 0.01) == pytest.approx(2.0 * math.sqrt(2 * math.log(1e4)), rel=1e-14)
+    with pytest.raises(ValueError, match="union"):
+        E.rage_log_term(0.5, 0.01)
+
+
+def test_alba_width_against_the_code_formula():
+    rng = np.random.default_rng(2)
+    X = rng.standard_normal((5, 2))
+    lam = np.array([0.3, 0.2, 0.5, 0.0, 0.0])
+    M = (X.T * lam) @ X
+    M_inv = np.linalg.inv(M)
+    theta = np.array([0.4, -0.2])
+    y = X[0] - X[1:]
+    l, L, e_s, d = 50.0, 1.5, 0.25, 2
+    out = []
+    for v in y:   # the authors' conf, one direction at a time
+        var = math.sqrt(v @ M_inv @ v)
+        tail = math.sqrt(2 * ((var**2 / l) * math.sqrt(3 * d / l) + var**2 / l))
+        err = math.sqrt(2) * L * var / math.sqrt(l) + 2 * L * (np.linalg.norm(v) + var * math.sqrt(d)) / (3 * l) + tail
+        E_ = sum(lam[k] * ((v @ M_inv @ X[k]) * (abs(X[k] @ theta) + e_s / 2)) ** 2 for k in range(5))
+        ERR = math.sqrt(2 * E_ / l) + (2 * (abs(v @ theta) + e_s / 2) + L * var * math.sqrt(d)) / (3 * l) + tail
+        out.append(min(err, ERR))
+    np.testing.assert_allclose(E.alba_width(y, M_inv, X, lam, theta, l=l, L=L, e_s=e_s), out, rtol=1e-12)
+
+
+def test_lil_pieces_against_their_formulas():
+    from scipy.special import zeta
+
+    a, c, delta = 0.6, 1.1, 0.05
+    assert E.lil_log_constant(a, c) == pytest.approx(math.log(2 * zeta(2 * a / c)), rel=1e-15)
+    assert E.lil_b(delta, a=a, c=c) == pytest.approx(c / 2 * (E.lil_log_constant(a, c) - math.log(delta)), rel=1e-14)
+    assert E.lil_loglog(50.0, math.log(c)) == pytest.approx(math.log(math.log(50) / math.log(c) + 1), rel=1e-15)
+    tau = 50.0
+    root = math.sqrt((a * E.lil_loglog(tau, math.log(c)) + E.lil_b(delta)) / tau)
+    assert E.lil_radius(tau, delta, 2.0) == pytest.approx(2 * 2.0 * root, rel=1e-13)
+
+
+def test_baics_threshold():
+    assert E.baics_threshold(100, 0.1) == pytest.approx(math.log((1 + math.log(100)) / 0.1), rel=1e-15)
+    assert E.baics_threshold(1, 0.5) == pytest.approx(math.log(2.0), rel=1e-15)
+    assert E.baics_threshold(7, 0.1) == E.baics_threshold_kernel(7, 0.1)
+    with pytest.raises(ValueError):
+        E.baics_threshold(0, 0.1)
+
+
+def test_algorithms_use_the_estimation_objects():
+    from bai.algorithms import baics, lingape, racing, rage, soare
+
+    assert soare.soare_c is E.soare_c
+    assert lingape.confidence_radius is E.lingape_radius
+    assert rage.alba_width is E.alba_width
+    assert baics.threshold is E.baics_threshold
+    assert racing.lil_loglog is E.lil_loglog and racing.lil_radius is E.lil_radius
+    assert racing.lil_log_constant(0.6, 1.1) == E.lil_log_constant(0.6, 1.1)
+
+
+def test_lower_bounds_reexports_are_the_same_objects():
+    from bai import designs, lower_bounds
+
+    assert lower_bounds.psi_star is designs.psi_star
+    assert lower_bounds.oracle_design is designs.oracle_design
+    from bai.algorithms import lingape
+
+    assert lower_bounds.h_epsilon is lingape.h_epsilon     # lazy re-export: no import cycle
+    for name in ("h_epsilon", "psi_star", "oracle_design", "linear_expected_time_lower_bound",
+                 "expected_time_lower_bound", "kl_delta", "lower_bound"):
+        assert name in lower_bounds.__all__
+    X = np.eye(2)
+    theta = np.array([1.0, 0.5])
+    psi = designs.psi_star(X, theta)   # = (1 + 1)^2 / 0.5^2 = 16 on the canonical basis
+    assert psi == pytest.approx(16.0, rel=1e-6)
+    assert lower_bounds.linear_expected_time_lower_bound(X, theta, 0.05, sigma=2.0) == pytest.approx(
+        2 * 4.0 * psi * math.log(1 / (2.4 * 0.05)), rel=1e-12)
+    assert lower_bounds.linear_expected_time_lower_bound(X, theta, 0.05, exact_kl=True) == pytest.approx(
+        2 * psi * lower_bounds.kl_delta(0.05), rel=1e-12)

@@ -180,43 +180,138 @@ def _json_files(d: Path):
     return sorted(p for p in d.iterdir() if p.suffix == ".json" and not p.name.startswith(".tmp-"))
 
 
-def test_checkpoints_are_reused(tmp_path):
-    calls = []
+def _marks(monkeypatch, tmp_path):
+    marks = tmp_path / "marks"
+    marks.mkdir(exist_ok=True)
+    monkeypatch.setenv("BAI_TEST_MARKERS", str(marks))
+    return lambda: len(list(marks.iterdir()))
 
-    def counting(rng, a, b):
-        calls.append((a, b))
-        return helpers.compute(rng, a, b)
 
-    first = run(counting, n_runs=2, checkpoint_dir=tmp_path, name="ck")
-    assert len(calls) == len(GRID) * 2
-    files = _json_files(tmp_path)
+def test_checkpoints_are_reused(tmp_path, monkeypatch):
+    ran = _marks(monkeypatch, tmp_path)
+    ckpt = tmp_path / "ckpt"
+    first = run(helpers.marked, n_runs=2, checkpoint_dir=ckpt, name="ck")
+    assert ran() == len(GRID) * 2
+    files = _json_files(ckpt)
     assert len(files) == len(GRID) * 2
     for f in files:
         payload = json.loads(f.read_text())
-        assert set(payload) == {"params", "run", "result"}
-    calls.clear()
-    second = run(counting, n_runs=2, checkpoint_dir=tmp_path, name="ck")
-    assert calls == []
+        assert set(payload) == {"params", "run", "code", "result"}
+    second = run(helpers.marked, n_runs=2, checkpoint_dir=ckpt, name="ck")
+    assert ran() == len(GRID) * 2  # nothing recomputed
     pd.testing.assert_frame_equal(first, second)
     # another experiment name does not reuse them
-    run(counting, n_runs=2, checkpoint_dir=tmp_path, name="ck-v2")
-    assert len(calls) == len(GRID) * 2
+    run(helpers.marked, n_runs=2, checkpoint_dir=ckpt, name="ck-v2")
+    assert ran() == len(GRID) * 4
 
 
-def test_corrupt_checkpoint_is_recomputed(tmp_path):
-    ref = run(n_runs=1, checkpoint_dir=tmp_path, name="c")
-    victim = _json_files(tmp_path)[0]
-    victim.write_text('{"params": {"a": 1')  # truncated
-    calls = []
-
-    def counting(rng, a, b):
-        calls.append((a, b))
-        return helpers.compute(rng, a, b)
-
-    again = run(counting, n_runs=1, checkpoint_dir=tmp_path, name="c")
-    assert len(calls) == 1
+def test_corrupt_checkpoint_is_recomputed(tmp_path, monkeypatch):
+    ref = run(helpers.marked, n_runs=1, checkpoint_dir=tmp_path / "ckpt", name="c")
+    files = _json_files(tmp_path / "ckpt")
+    files[0].write_text("{not json")
+    ran = _marks(monkeypatch, tmp_path)
+    again = run(helpers.marked, n_runs=1, checkpoint_dir=tmp_path / "ckpt", name="c")
     pd.testing.assert_frame_equal(ref, again)
-    json.loads(victim.read_text())
+    assert ran() == 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Checkpoints are keyed by the code: a rerun is never stale
+# ---------------------------------------------------------------------------------------------
+
+
+def _task_module(tmp_path, body: str, name: str = "user_tasks"):
+    """Write (or rewrite) a user module defining ``task`` and import it afresh."""
+    import importlib
+
+    folder = tmp_path / "mods"
+    folder.mkdir(exist_ok=True)
+    (folder / f"{name}.py").write_text(
+        "import os, uuid\nfrom pathlib import Path\nSCALE = 1.0\n\n"
+        "def task(rng, a, b):\n"
+        "    marks = os.environ.get('BAI_TEST_MARKERS')\n"
+        "    if marks:\n"
+        "        (Path(marks) / uuid.uuid4().hex).touch()\n"
+        f"    {body}\n")
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+    sys.modules.pop(name, None)
+    importlib.invalidate_caches()
+    return importlib.import_module(name)
+
+
+def test_editing_a_task_body_recomputes(tmp_path, monkeypatch):
+    ran = _marks(monkeypatch, tmp_path)
+    ckpt = tmp_path / "ckpt"
+    old = _task_module(tmp_path, "return {'y': float(a + b)}")
+    first = run(old.task, n_runs=1, checkpoint_dir=ckpt, name="same-name")
+    assert ran() == len(GRID)
+    new = _task_module(tmp_path, "return {'y': float(a * b)}")  # same name, same grid
+    second = run(new.task, n_runs=1, checkpoint_dir=ckpt, name="same-name")
+    assert ran() == 2 * len(GRID)  # every task recomputed
+    assert list(second["y"]) == [g["a"] * g["b"] for g in GRID]
+    assert list(first["y"]) != list(second["y"])
+    # unchanged code reuses its checkpoints
+    run(new.task, n_runs=1, checkpoint_dir=ckpt, name="same-name")
+    assert ran() == 2 * len(GRID)
+
+
+def test_a_global_the_task_reads_is_part_of_its_key(tmp_path, monkeypatch):
+    ran = _marks(monkeypatch, tmp_path)
+    ckpt = tmp_path / "ckpt"
+    mod = _task_module(tmp_path, "return {'y': float(a * SCALE)}", name="user_scaled")
+    first = run(mod.task, n_runs=1, checkpoint_dir=ckpt, name="g")
+    mod.SCALE = 2.0   # a notebook global edited between two runs
+    second = run(mod.task, n_runs=1, checkpoint_dir=ckpt, name="g")
+    assert ran() == 2 * len(GRID)
+    assert list(second["y"]) == [2 * y for y in first["y"]]
+
+
+def test_resuming_under_new_code_never_mixes_rows(tmp_path, monkeypatch):
+    ran = _marks(monkeypatch, tmp_path)
+    ckpt = tmp_path / "ckpt"
+    old = _task_module(tmp_path, "return {'y': float(a + b)}", name="user_mixed")
+    run(old.task, grid=GRID[:3], n_runs=2, checkpoint_dir=ckpt, name="mix")  # "killed" halfway
+    assert len(_json_files(ckpt)) == 6
+    new = _task_module(tmp_path, "return {'y': float(a - b)}", name="user_mixed")
+    resumed = run(new.task, n_runs=2, checkpoint_dir=ckpt, name="mix")
+    assert ran() == 6 + 2 * len(GRID)
+    assert list(resumed["y"]) == [g["a"] - g["b"] for g in GRID for _ in range(2)]
+
+
+def test_changing_a_library_file_recomputes(tmp_path, monkeypatch):
+    import shutil
+
+    copy = tmp_path / "bai"
+    shutil.copytree(Path(ex.__file__).parent, copy,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(ex, "_PACKAGE_ROOT", copy)
+    ran = _marks(monkeypatch, tmp_path)
+    ckpt = tmp_path / "ckpt"
+    run(helpers.marked, n_runs=1, checkpoint_dir=ckpt, name="lib")
+    run(helpers.marked, n_runs=1, checkpoint_dir=ckpt, name="lib")
+    assert ran() == len(GRID)
+    module = copy / "designs.py"
+    module.write_text(module.read_text() + "\n# a library fix\n")
+    run(helpers.marked, n_runs=1, checkpoint_dir=ckpt, name="lib")
+    assert ran() == 2 * len(GRID)
+
+
+def test_code_fingerprint_follows_helpers_and_ignores_library_internals():
+    from bai.algorithms import soare
+
+    assert ex.code_fingerprint(soare.static_path) == ex.code_fingerprint(soare.static_path)
+    with pytest.raises(TypeError, match="fn"):
+        ex.code_fingerprint(3)
+
+
+def test_checkpoint_dir_that_is_a_file_is_refused_before_any_work(tmp_path, monkeypatch):
+    ran = _marks(monkeypatch, tmp_path)
+    target = tmp_path / "file"
+    target.write_text("x")
+    with pytest.raises(ValueError, match="checkpoint_dir"):
+        run(helpers.marked, n_runs=1, checkpoint_dir=target)
+    assert ran() == 0
 
 
 @pytest.mark.slow
@@ -263,21 +358,18 @@ def test_killed_grid_resumes(tmp_path):
     n_finished = sum(finished.values())
     assert 3 <= n_finished < total
 
-    calls = Counter()
-
-    def counting(rng, a, b):
-        calls[(a, b)] += 1
-        return helpers.compute(rng, a, b)
-
-    resumed = run(counting, n_runs=n_runs, checkpoint_dir=ckpt, name="resume")
+    for m in marks.iterdir():
+        m.unlink()
+    os.environ["BAI_TEST_MARKERS"] = str(marks)
+    try:
+        resumed = run(helpers.slow, n_runs=n_runs, checkpoint_dir=ckpt, name="resume")
+    finally:
+        del os.environ["BAI_TEST_MARKERS"]
     reference = run(helpers.compute, n_runs=n_runs)
     # (a) the resumed table is the uninterrupted one
     pd.testing.assert_frame_equal(resumed, reference)
     # (b) only the unfinished tasks were recomputed
-    expected = Counter({(g["a"], g["b"]): n_runs for g in GRID})
-    expected.subtract(finished)
-    assert calls == +expected
-    assert sum(calls.values()) == total - n_finished
+    assert len(list(marks.iterdir())) == total - n_finished
     # (c) no temporary files, and every JSON file parses
     assert not [p for p in ckpt.iterdir() if p.name.startswith(".tmp-")]
     files = [p for p in ckpt.iterdir() if p.suffix == ".json"]

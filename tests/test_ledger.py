@@ -188,3 +188,58 @@ def test_the_book_uses_the_extension():
     ledger = (ROOT / "book" / "ledger.md").read_text()
     assert "```{claims-ledger} totals" in ledger and "```{claims-ledger} claims" in ledger
     assert "file: ledger" in (ROOT / "book" / "_toc.yml").read_text()
+
+
+def test_the_books_own_checks_are_counted_apart(tmp_path):
+    from bai.claims import ClaimSpec, Holds
+
+    src = make_project(tmp_path / "src")
+    (src / "ledger.rst").write_text("Ledger\n======\n\n.. claims-ledger:: totals\n\n"
+                                    ".. claims-ledger:: checks\n\n.. claims-ledger:: claims\n")
+    folder = src / "_claims"
+    a = ClaimsLedger("alpha", "Alpha et al. (2001)")
+    a.compare("a1", "the design value is d", source="Thm 1", paper_value=5, value=5.0,
+              se=0.01, rule=Tolerance(abs=0.1))
+    a.write(folder / "alpha.json")
+    specs = {"c{k}": ClaimSpec("check {k}", "this book", Holds("k is even"))}
+    b = ClaimsLedger("beta", "the book's solvers", specs=specs, kind="check")
+    for k in (2, 4, 5):
+        b.check("c{k}", k=k, holds=k % 2 == 0)
+    b.save(folder)
+    _, warnings, page = build(src, tmp_path / "out")
+    assert rows(page, "claims-ledger-totals") == [
+        ["Alpha et al. (2001)", "alpha", "1", "0", "0", "1"], ["all papers", "", "1", "0", "0", "1"]]
+    assert rows(page, "claims-ledger-checks") == [
+        ["the book's solvers", "beta", "2", "1", "0", "3"], ["all checks", "", "2", "1", "0", "3"]]
+    assert "claims-verdict-fails" in page and "claims-verdict-holds" in page
+    # a failing check gets a computed reason: no warning for a missing one
+    assert "does not hold: k is even" in page and "no reason" not in warnings
+
+
+def test_chapter_summary_and_build_status_are_computed(tmp_path):
+    src = make_project(tmp_path / "src")
+    (src / "chapters" / "alpha.rst").write_text(
+        "alpha\n=====\n\n.. claims-summary::\n\nDiscussion\n----------\n\nText.\n")
+    (src / "index.rst").write_text("Book\n====\n\n.. toctree::\n\n   chapters/alpha\n"
+                                   "   chapters/beta\n   ledger\n   status\n")
+    (src / "status.rst").write_text("Status\n======\n\n.. build-status::\n")
+    write_claims(src / "_claims")
+    data = json.loads((src / "_claims" / "alpha.json").read_text())
+    assert data["meta"]["bai_version"] and data["meta"]["seconds"] >= 0
+    data["meta"].update(profile="ci", overrides={"n_runs": 3}, seconds=12.3)
+    (src / "_claims" / "alpha.json").write_text(json.dumps(data))
+    _, warnings, _ = build(src, tmp_path / "out")
+    alpha = (tmp_path / "out" / "html" / "chapters" / "alpha.html").read_text()
+    text = html.unescape(re.sub(r"<[^>]+>", " ", alpha))
+    text = " ".join(text.split())
+    assert "Reproduction summary" in text
+    assert "2 of 3 claims of Alpha et al. (2001) reproduced, 0 not reproduced, 1 not comparable." in text
+    assert "profile 'ci'; overrides n_runs=3; 12 s" in text
+    assert "not comparable lost bars: the bar heights are lost" in text     # the reason of a claim not reproduced
+    status = (tmp_path / "out" / "html" / "status.html").read_text()
+    table = rows(status, "build-status")
+    assert table[0][:4] == ["alpha", "ci", "n_runs=3", "12"]
+    assert table[0][4] == "executed" and table[1][4] == "executed, with findings"
+    assert table[-1][0] == "all chapters"
+    flat = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", status)).split())
+    assert "with the library bai " in flat

@@ -259,8 +259,8 @@ def test_ratio_lp_on_a_dense_grid_in_two_dimensions():
 
 def test_xy_static_ridge_identifies_and_matches_a_direct_check():
     env = soare_benchmark(3, omega=0.3)
-    res = LG.xy_static_ridge(env, 20, np.random.default_rng(9), sigma=1.0, reg=0.01,
-                             grid_ratio=1e-3, block_rtol=0.0)
+    res = LG.xy_static_ridge_runs(env, 20, np.random.default_rng(9), sigma=1.0, reg=0.01,
+                                  grid_ratio=1e-3, block_rtol=0.0)
     assert res.stopped.all() and res.correct.all()
     # the counts at the stop form the exact greedy XY path from one pull of each arm
     iu, ju = np.triu_indices(env.K, 1)
@@ -274,7 +274,7 @@ def test_xy_static_ridge_identifies_and_matches_a_direct_check():
 def test_xy_static_ridge_bernoulli():
     X = np.array([[1.0, 0.0], [0.0, 1.0], [0.7, 0.7]])
     env = BernoulliLinearBandit(X=X, theta=np.array([0.6, 0.2]))
-    res = LG.xy_static_ridge(env, 30, np.random.default_rng(10), sigma=0.5)
+    res = LG.xy_static_ridge_runs(env, 30, np.random.default_rng(10), sigma=0.5)
     assert res.stopped.all() and res.correct.all()
 
 
@@ -428,3 +428,19 @@ def test_h_epsilon_pair_by_pair_equals_the_dense_formula(seed):
         den = np.maximum(eps, np.maximum((eps + gaps[:, None]) / 3, (eps + gaps[None, :]) / 3))
         ref = float((p * (rho / den**2)[:, :, None]).max(axis=(0, 1)).sum())
         assert LG.h_epsilon(X, theta, eps) == ref
+
+
+def test_confidence_radius_is_the_estimation_radius_and_the_loop_uses_it():
+    from bai import estimation as E
+
+    assert LG.confidence_radius is E.lingape_radius and LG.RADII == E.LINGAPE_RADII
+    env = soare_benchmark(3)
+    for radius in LG.RADII:
+        res = LG.lingape(env, np.random.default_rng(2), radius=radius, max_steps=40)
+        sd = LG.select_direction(env.X, res.counts, res.sums, delta=0.05,
+                                 S=float(np.linalg.norm(env.theta)), radius=radius)
+        assert sd.j == res.challenger
+        assert sd.B == pytest.approx(res.B, rel=1e-9, abs=1e-12)
+    one = LG.xy_static_ridge(env, np.random.default_rng(4), grid_ratio=1e-2)
+    many = LG.xy_static_ridge_runs(env, 1, np.random.default_rng(4), grid_ratio=1e-2)
+    assert one.stopping_time == many.stopping_time[0]

@@ -66,8 +66,11 @@ def test_toc_entries_exist_and_chapters_are_parameterised():
         assert len(params) == 1, f"{md.name}: exactly one cell tagged 'parameters'"
         assert re.search(r'^profile\s*=\s*"paper"', params[0].source, re.M), (
             f"{md.name}: the book shows the paper profile")
-        code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
-        assert '"ci"' in code, f"{md.name}: defines a ci profile"
+        assert re.search(r'^overrides\s*=\s*\{\}', params[0].source, re.M), (
+            f"{md.name}: the parameters cell holds the reader's overrides")
+        from bai import studies
+
+        assert "ci" in studies.load(md.stem).STUDY.profiles, f"{md.name}: a ci profile"
 
 
 def test_book_config_is_offline_and_strict():
@@ -88,3 +91,74 @@ def test_no_notebook_with_outputs_is_tracked():
     except (OSError, subprocess.CalledProcessError):
         pytest.skip("not a git checkout")
     assert files == [], "chapters are MyST notebooks; .ipynb are generated"
+
+
+# ---------------------------------------------------------------------------------------------
+# The package as released: metadata, package data, no search for the repository
+# ---------------------------------------------------------------------------------------------
+
+
+def _pyproject() -> dict:
+    import tomllib
+
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def test_project_urls_are_the_books_repository():
+    url = yaml.safe_load((ROOT / "book" / "_config.yml").read_text())["repository"]["url"]
+    url = url.rstrip("/")
+    urls = _pyproject()["project"]["urls"]
+    assert urls["Source"].rstrip("/") == url, "pyproject's Source URL is book/_config.yml's"
+    assert urls["Homepage"].rstrip("/") == url
+    for name, value in urls.items():
+        assert value.rstrip("/") == url or value.startswith(url + "/"), (name, value)
+
+
+def test_release_metadata_and_single_version_source():
+    import bai
+
+    project = _pyproject()["project"]
+    assert re.fullmatch(r"\d+\.\d+\.\d+([ab]\d+|rc\d+|\.post\d+|\.dev\d+)?", project["version"])
+    assert bai.__version__ == project["version"], "reinstall (make venv) after a version bump"
+    init = (ROOT / "lib" / "bai" / "__init__.py").read_text()
+    assert not re.search(r'__version__\s*=\s*"\d+\.\d+', init), "the version is pyproject's only"
+    assert project["description"] and "\n" not in project["description"]
+    assert "MIT" in project["license"] and (ROOT / "LICENSE").read_text().startswith("MIT License")
+    assert "Programming Language :: Python :: 3.11" in project["classifiers"]
+    assert "build" in " ".join(project["optional-dependencies"]["test"])
+
+
+def test_shipped_data_is_package_data_with_licence_and_provenance():
+    from fnmatch import fnmatch
+
+    from bai import datasets
+
+    cfg = _pyproject()
+    globs = cfg["tool"]["setuptools"]["package-data"]["bai"]
+    data = ROOT / "lib" / "bai" / "data"
+    assert not (ROOT / "data").exists(), "the data live in lib/bai/data (package data)"
+    assert set(datasets.DATA_SETS) == {p.name for p in data.iterdir() if p.is_dir()}
+    for rel in datasets.DATA_FILES:
+        assert datasets.data_file(rel) == data / rel
+        assert any(fnmatch(f"data/{rel}", g) for g in globs), rel
+    for name in datasets.DATA_SETS:
+        for f in ("README.md", "LICENSE"):
+            assert (data / name / f).is_file(), (name, f)
+            assert any(fnmatch(f"data/{name}/{f}", g) for g in globs), (name, f)
+        licence = (data / name / "LICENSE").read_text()
+        assert datasets.DATA_SETS[name].licence.split("-")[0] in licence, name
+    shipped = {str(p.relative_to(data)) for p in data.rglob("*.csv")}
+    assert shipped == set(datasets.DATA_FILES), "every table is listed in bai.datasets.DATA_FILES"
+    assert "lib/bai/data/*/LICENSE" in cfg["project"]["license-files"]
+
+
+def test_library_never_walks_up_to_a_checkout():
+    """Files are found through importlib.resources (bai.datasets); the package may look at its
+    own folder, never above it. Only the CLI looks for the book (find_root)."""
+    for py in sorted((ROOT / "lib" / "bai").rglob("*.py")):
+        if py.name == "cli.py":     # find_root: the book's folder, legitimately
+            continue
+        text = py.read_text()
+        for needle in ("parents[", ".parent.parent", "cwd()", '"..", "', "'..', '",
+                       "dirname(os.path.dirname", '"data" / "obd"'):
+            assert needle not in text, f"{py.relative_to(ROOT)} uses {needle}"

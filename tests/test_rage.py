@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from bai import designs as D
+from bai import estimation as E
 from bai.algorithms import rage as RG
 from bai.claims import clopper_pearson
 from bai.environments import GaussianLinearBandit
@@ -217,8 +218,8 @@ def test_alba_width_positive_and_shrinks_with_l():
     lam = D.g_optimal_design(env.X).design
     M_inv = np.linalg.inv(D.design_matrix(env.X, lam))
     y = env.X[0] - env.X[1:]
-    w1 = RG.alba_width(y, M_inv, env.X, lam, env.theta, l=100.0, L=2.0, e_s=0.5)
-    w2 = RG.alba_width(y, M_inv, env.X, lam, env.theta, l=10000.0, L=2.0, e_s=0.5)
+    w1 = E.alba_width(y, M_inv, env.X, lam, env.theta, l=100.0, L=2.0, e_s=0.5)
+    w2 = E.alba_width(y, M_inv, env.X, lam, env.theta, l=10000.0, L=2.0, e_s=0.5)
     assert np.all(w1 > 0) and np.all(w2 < w1)
 
 

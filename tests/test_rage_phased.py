@@ -40,7 +40,7 @@ def test_rounding_guarantee_on_random_designs():
 @pytest.mark.parametrize("kind", ["static", "oracle"])
 def test_phased_baselines_are_correct_and_ordered(kind):
     env = transductive_example(4, angle=0.5)
-    res = RG.xy_phased(env, 200, np.random.default_rng(1), kind=kind, delta=0.1)
+    res = RG.xy_phased_runs(env, 200, np.random.default_rng(1), kind=kind, delta=0.1)
     assert res.stopped.all()
     fails = int((~res.correct).sum())
     assert clopper_pearson(fails, 200)[0] <= 0.1
@@ -53,12 +53,12 @@ def test_phased_baselines_are_correct_and_ordered(kind):
 
 def test_oracle_beats_static_and_code_increment_differs():
     env = soare_benchmark(3, omega=0.2, scale=1.0)
-    st = RG.xy_phased(env, 30, np.random.default_rng(2), kind="static")
-    orc = RG.xy_phased(env, 30, np.random.default_rng(2), kind="oracle")
+    st = RG.xy_phased_runs(env, 30, np.random.default_rng(2), kind="static")
+    orc = RG.xy_phased_runs(env, 30, np.random.default_rng(2), kind="oracle")
     assert orc.stopping_time.mean() < st.stopping_time.mean()
     psi = D.psi_star(env.X, env.theta)
     assert orc.info["design_value"] == pytest.approx(psi, rel=1e-5)
-    code = RG.xy_phased(env, 5, np.random.default_rng(2), kind="static", increment=2, offset=3)
+    code = RG.xy_phased_runs(env, 5, np.random.default_rng(2), kind="static", increment=2, offset=3)
     T = int(code.info["phases"][0])
     assert code.stopping_time[0] == 3 + sum(math.ceil(1.35 ** (2 * k - 1) - 1e-9)
                                             for k in range(1, T + 1))
@@ -67,18 +67,18 @@ def test_oracle_beats_static_and_code_increment_differs():
 def test_phased_accepts_design_bernoulli_and_rejects_bad_input():
     X = np.array([[1.0, 0.0], [0.0, 1.0], [0.7, 0.7]])
     env = BernoulliLinearBandit(X=X, theta=np.array([0.8, 0.2]))
-    res = RG.xy_phased(env, 10, np.random.default_rng(0), kind="static", design=[0.5, 0.5, 0.0])
+    res = RG.xy_phased_runs(env, 10, np.random.default_rng(0), kind="static", design=[0.5, 0.5, 0.0])
     assert res.correct.all() and (res.counts[:, 2] == 0).all()
     env = soare_benchmark(2)
     with pytest.raises(ValueError, match="kind"):
-        RG.xy_phased(env, 1, np.random.default_rng(0), kind="adaptive")
+        RG.xy_phased_runs(env, 1, np.random.default_rng(0), kind="adaptive")
     with pytest.raises(ValueError, match="gamma"):
-        RG.xy_phased(env, 1, np.random.default_rng(0), gamma=1.0)
+        RG.xy_phased_runs(env, 1, np.random.default_rng(0), gamma=1.0)
     with pytest.raises(ValueError, match="increment"):
-        RG.xy_phased(env, 1, np.random.default_rng(0), increment=3)
+        RG.xy_phased_runs(env, 1, np.random.default_rng(0), increment=3)
     with pytest.raises(ValueError, match="design"):
-        RG.xy_phased(env, 1, np.random.default_rng(0), design=[1.0, 1.0, 0.0])
-    cut = RG.xy_phased(env, 3, np.random.default_rng(0), max_samples=50)
+        RG.xy_phased_runs(env, 1, np.random.default_rng(0), design=[1.0, 1.0, 0.0])
+    cut = RG.xy_phased_runs(env, 3, np.random.default_rng(0), max_samples=50)
     assert not cut.stopped.any() and (cut.recommendation == -1).all()
 
 
@@ -102,3 +102,14 @@ def test_prop1_static_needs_factor_d_more_than_psi_star():
         ratios.append(worst / psi)
     assert ratios[0] < ratios[1] < ratios[2]
     assert ratios[2] / ratios[0] > 2.0
+
+
+def test_single_phased_run_is_one_replication():
+    from bai.algorithms.common import RunResult, RunsResult
+
+    env = soare_benchmark(2)
+    one = RG.xy_phased(env, np.random.default_rng(5), kind="static")
+    many = RG.xy_phased_runs(env, 1, np.random.default_rng(5), kind="static")
+    assert isinstance(one, RunResult) and isinstance(many, RunsResult)
+    assert one.stopping_time == many.stopping_time[0]
+    assert one.recommendation == many.recommendation[0]

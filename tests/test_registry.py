@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from bai.algorithms import registry as RG
-from bai.algorithms.soare import RunsResult
+from bai.algorithms.common import RunsResult
 from bai.environments import BernoulliLinearBandit, GaussianLinearBandit
 from bai.instances import soare_benchmark, transductive_example
 

@@ -4,7 +4,10 @@ import numpy as np
 import pytest
 
 from bai import designs as D
+from bai import estimation as E
+from bai.algorithms import common as C
 from bai.algorithms import soare as S
+from bai.algorithms.common import RunResult, RunsResult
 from bai.claims import clopper_pearson
 from bai.environments import GaussianLinearBandit
 from bai.instances import canonical_bandit, soare_benchmark
@@ -45,13 +48,13 @@ def test_eq11_vectorised_matches_brute_force():
 
 
 def test_geometric_grid():
-    g = S.geometric_grid(3, 10**5, 1e-2)
+    g = C.geometric_grid(3, 10**5, 1e-2)
     assert g[0] == 3 and g[-1] == 10**5
     assert np.all(np.diff(g) >= 1)
     assert np.all(g[1:] <= np.maximum(g[:-1] + 1, np.ceil(g[:-1] * 1.01)))
-    np.testing.assert_array_equal(S.geometric_grid(2, 50, 0.0), np.arange(2, 51))
+    np.testing.assert_array_equal(C.geometric_grid(2, 50, 0.0), np.arange(2, 51))
     with pytest.raises(ValueError, match="grid_ratio"):
-        S.geometric_grid(2, 50, -0.1)
+        C.geometric_grid(2, 50, -0.1)
 
 
 # --------------------------------------------------------------------------------- static
@@ -61,8 +64,8 @@ def test_geometric_grid():
 def test_static_error_rate_below_delta(rule):
     env = easy_linear()
     delta = 0.1
-    res = S.static_allocation(env, rule, 400, np.random.default_rng(1), delta=delta,
-                              grid_ratio=0.0)
+    res = S.static_allocation_runs(env, 400, np.random.default_rng(1), rule=rule, delta=delta,
+                                   grid_ratio=0.0)
     assert res.stopped.all()
     lo, hi = clopper_pearson(int((~res.correct).sum()), 400)
     assert lo <= delta
@@ -72,9 +75,9 @@ def test_static_error_rate_below_delta(rule):
 
 def test_static_grid_costs_at_most_the_grid_ratio():
     env = easy_linear()
-    exact = S.static_allocation(env, "XY", 300, np.random.default_rng(2), delta=0.1, grid_ratio=0.0)
-    coarse = S.static_allocation(env, "XY", 300, np.random.default_rng(2), delta=0.1,
-                                 grid_ratio=0.05)
+    exact = S.static_allocation_runs(env, 300, np.random.default_rng(2), rule="XY", delta=0.1, grid_ratio=0.0)
+    coarse = S.static_allocation_runs(env, 300, np.random.default_rng(2), rule="XY", delta=0.1,
+                                      grid_ratio=0.05)
     m0, m1 = exact.stopping_time.mean(), coarse.stopping_time.mean()
     se = np.hypot(exact.stopping_time.std(), coarse.stopping_time.std()) / np.sqrt(300)
     assert m1 <= m0 * 1.05 + 3 * se
@@ -104,7 +107,7 @@ def test_oracle_stops_exactly_when_eq4_first_holds():
     lam = path.design
     counts = S._tracking_counts(lam, S.initial_counts(env.X), path.stopping_time,
                                 np.arange(path.stopping_time + 1))
-    c2 = S.soare_c() ** 2
+    c2 = E.soare_c() ** 2
     n = counts.sum(axis=1)
     A = np.einsum("nk,ki,kj->nij", counts.astype(float), env.X, env.X)
     full = np.abs(np.linalg.det(A)) > 1e-9
@@ -122,13 +125,13 @@ def test_oracle_tracking_matches_psi_star_complexity():
     path = S.xy_oracle_path(env, delta=0.05)
     H = D.psi_star(env.X, env.theta)
     N = path.stopping_time
-    predicted = S.soare_c() ** 2 * H * S._log_term(N, env.K, 0.05)
+    predicted = E.soare_c() ** 2 * H * E.soare_log_term(N, env.K, 0.05)
     assert abs(N / predicted - 1) < 0.01
 
 
 def test_oracle_runs_are_correct():
     env = easy_linear(0.3)
-    res = S.xy_oracle(env, 500, np.random.default_rng(3), delta=0.1)
+    res = S.xy_oracle_runs(env, 500, np.random.default_rng(3), delta=0.1)
     assert res.stopped.all()
     assert (~res.correct).mean() <= 0.1
 
@@ -140,7 +143,7 @@ def test_oracle_runs_are_correct():
 def test_adaptive_error_rate_below_delta(reading):
     env = easy_linear()
     delta = 0.1
-    res = S.xy_adaptive(env, 300, np.random.default_rng(4), delta=delta, reading=reading,
+    res = S.xy_adaptive_runs(env, 300, np.random.default_rng(4), delta=delta, reading=reading,
                         max_samples=10**7)
     assert res.stopped.all()
     assert (~res.correct).mean() <= delta
@@ -152,7 +155,7 @@ def test_adaptive_error_rate_below_delta(reading):
 def test_adaptive_phase_rule_eq18():
     # the first phase stops exactly when max_y ||y||^2_{A^-1} <= alpha / (d(d+1)+1)
     env = soare_benchmark(3)
-    res = S.xy_adaptive(env, 1, np.random.default_rng(5), reading="no-reset")
+    res = S.xy_adaptive_runs(env, 1, np.random.default_rng(5), reading="no-reset")
     assert res.info["phases"][0] >= 1
     X = env.X
     Y = D.PairwiseDifferences(X).all_vectors()
@@ -167,7 +170,7 @@ def test_adaptive_phase_rule_eq18():
 
 def test_no_reset_focuses_on_e2():
     env = soare_benchmark(4)
-    res = S.xy_adaptive(env, 20, np.random.default_rng(6), reading="no-reset")
+    res = S.xy_adaptive_runs(env, 20, np.random.default_rng(6), reading="no-reset")
     frac = res.counts.sum(axis=0) / res.counts.sum()
     assert frac[1] > 0.9
     assert res.correct.all()
@@ -177,21 +180,21 @@ def test_adaptive_bad_options():
     env = easy_linear()
     rng = np.random.default_rng(0)
     with pytest.raises(ValueError, match="reading"):
-        S.xy_adaptive(env, 2, rng, reading="nope")
+        S.xy_adaptive_runs(env, 2, rng, reading="nope")
     with pytest.raises(ValueError, match="alpha"):
-        S.xy_adaptive(env, 2, rng, alpha=1.5)
+        S.xy_adaptive_runs(env, 2, rng, alpha=1.5)
     with pytest.raises(ValueError, match="phase_rule"):
-        S.xy_adaptive(env, 2, rng, phase_rule="eq19")
+        S.xy_adaptive_runs(env, 2, rng, phase_rule="eq19")
     with pytest.raises(TypeError, match="rng"):
-        S.xy_adaptive(env, 2, 0)
+        S.xy_adaptive_runs(env, 2, 0)
     with pytest.raises(TypeError, match="env"):
-        S.xy_adaptive("env", 2, rng)
+        S.xy_adaptive_runs("env", 2, rng)
     with pytest.raises(ValueError, match="strategy"):
         S.benchmark_task(rng, strategy="LinGapE", d=2, n_runs=1)
     with pytest.raises(ValueError, match="unique best"):
-        S.static_allocation(canonical_bandit([1.0, 1.0, 0.0]), "XY", 2, rng)
+        S.static_allocation_runs(canonical_bandit([1.0, 1.0, 0.0]), 2, rng, rule="XY")
     with pytest.raises(ValueError, match="rule"):
-        S.static_allocation(env, "V", 2, rng)
+        S.static_allocation_runs(env, 2, rng, rule="V")
 
 
 # --------------------------------------------------------------------------------- fully adaptive
@@ -205,8 +208,10 @@ def test_fully_adaptive_correct_and_deterministic():
     assert (~res.correct).mean() <= delta
     a = S.fully_adaptive(env, np.random.default_rng(8))
     b = S.fully_adaptive(env, np.random.default_rng(8))
-    assert a[0] == b[0] and a[1] == b[1]
-    np.testing.assert_array_equal(a[2], b[2])
+    assert isinstance(a, RunResult) and a.strategy == "fully adaptive"
+    assert a.stopping_time == b.stopping_time and a.recommendation == b.recommendation
+    assert a.stopped and a.correct == (a.recommendation == env.best_item)
+    np.testing.assert_array_equal(a.counts, b.counts)
 
 
 # --------------------------------------------------------------------------------- block greedy
@@ -232,3 +237,28 @@ def test_block_greedy_stays_close_on_a_single_direction():
                                 block_rtol=1e-5)
     assert abs(block.value / exact.value - 1) < 1e-4
     assert np.abs(block.counts - exact.counts).max() <= 1e-3 * 10**6
+
+
+# --------------------------------------------------------------------------------- one shape
+
+
+def test_single_runs_are_one_replication():
+    env = easy_linear()
+    kw = dict(delta=0.1, grid_ratio=1e-2)
+    pairs = [
+        (lambda r: S.static_allocation(env, r, rule="XY", **kw),
+         lambda r: S.static_allocation_runs(env, 1, r, rule="XY", **kw)),
+        (lambda r: S.xy_oracle(env, r, delta=0.1), lambda r: S.xy_oracle_runs(env, 1, r, delta=0.1)),
+        (lambda r: S.xy_adaptive(env, r, delta=0.1), lambda r: S.xy_adaptive_runs(env, 1, r, delta=0.1)),
+    ]
+    for one, batch in pairs:
+        a, b = one(np.random.default_rng(3)), batch(np.random.default_rng(3))
+        assert isinstance(a, RunResult) and isinstance(b, RunsResult)
+        assert a.stopping_time == b.stopping_time[0]
+        assert a.recommendation == b.recommendation[0] and a.correct == b.correct[0]
+        np.testing.assert_array_equal(a.counts, b.counts[0])
+    with pytest.raises(TypeError):
+        S.xy_oracle(env, np.random.default_rng(0), 0.1)   # settings are keyword arguments
+    # the old homes of the shared names are the same objects
+    assert S.RunsResult is C.RunsResult and S.simulate_static_path is C.simulate_static_path
+    assert S.soare_c is E.soare_c and "RunsResult" not in S.__all__

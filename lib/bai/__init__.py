@@ -3,10 +3,11 @@
 One module per kind of object:
 
 - :mod:`bai.designs`       experimental designs, rounding, greedy allocation
-- :mod:`bai.lower_bounds`  lower bounds (the BAICS complexity T*)
+- :mod:`bai.lower_bounds`  every lower bound: psi* = H_LB (linear), the BAICS complexity T*
 - :mod:`bai.estimation`    least squares and the papers' confidence widths
 - :mod:`bai.environments`  bandit environments (exact sufficient-statistic sampling)
 - :mod:`bai.instances`     the papers' benchmark instances
+- :mod:`bai.datasets`      the real-data tables shipped inside the package (``bai/data``)
 - :mod:`bai.experiments`   the experiment runner (seeds, parallelism, checkpoints, profiles)
 - :mod:`bai.claims`        claims with computed verdicts
 - :mod:`bai.plotting`      the book's plotting style
@@ -17,6 +18,7 @@ One module per kind of object:
 from . import (
     algorithms,
     claims,
+    datasets,
     designs,
     environments,
     estimation,
@@ -28,7 +30,14 @@ from . import (
     validation,
 )
 
-__version__ = "0.1.0"
+import importlib.metadata as _metadata
 
-__all__ = ["algorithms", "claims", "designs", "environments", "estimation", "experiments",
-           "instances", "lower_bounds", "plotting", "reported", "validation", "__version__"]
+try:  # pyproject.toml is the one source of the version; the fallback serves an uninstalled tree
+    __version__ = _metadata.version("bai-book")
+except _metadata.PackageNotFoundError:  # pragma: no cover - a source tree that is not installed
+    __version__ = "0+unknown"
+del _metadata
+
+__all__ = ["algorithms", "claims", "datasets", "designs", "environments", "estimation",
+           "experiments", "instances", "lower_bounds", "plotting", "reported", "validation",
+           "__version__"]

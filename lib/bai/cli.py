@@ -7,6 +7,10 @@
     after an interruption (Ctrl-C) resumes where it stopped. Then prints the chapter's claims
     (paper value, ours +- standard error, verdict) and the totals, from the claims JSON file that
     the chapter wrote (``<out>/claims/<chapter>.json``).
+``python -m bai reproduce <chapter> --profile ci --set n_runs=5 --set seed=3``
+    The same with parameters of the profile overridden (the notebook's ``overrides`` dict,
+    validated against the chapter's study, :mod:`bai.studies`, before anything runs: an
+    unknown key exits with status 2 and names the known keys).
 ``python -m bai reproduce <chapter> --backend dask --scheduler tcp://HOST:8786``
     The same on a dask cluster. ``--jobs``, ``--backend`` and ``--scheduler`` reach the
     chapter's :func:`bai.experiments.run_experiment` calls through the environment variables
@@ -35,6 +39,7 @@ from .claims import format_ours, format_value
 from .experiments import ENV_BACKEND, ENV_N_JOBS, ENV_SCHEDULER, PROFILES
 
 __all__ = ["find_root", "toc_files", "notebook_chapters", "execute", "stage", "write_twins",
+           "install_cell", "repository_source",
            "claims_table", "main"]
 
 CLAIMS_ENV = "BAI_CLAIMS_DIR"
@@ -110,15 +115,19 @@ def _declares(nb, name: str) -> bool:
                and re.search(rf"^{name}\s*=", c.source, re.M) for c in nb.cells)
 
 
+def chapter_study(md: Path):
+    """The :class:`bai.studies.Study` of a chapter (``bai.studies.<stem>.STUDY``), or None."""
+    from . import studies
+
+    if md.stem not in studies.chapters():
+        return None
+    return studies.load(md.stem).STUDY
+
+
 def chapter_profiles(md: Path) -> list[str]:
-    """The profile names of a chapter's ``PROFILES = {...}`` dict (read from its source)."""
-    found = re.findall(r'^\s{4}"(\w+)":\s*\{', _profiles_block(md.read_text()), re.M)
-    return found or list(PROFILES)
-
-
-def _profiles_block(text: str) -> str:
-    m = re.search(r"^PROFILES\s*=\s*\{\n(.*?)^\}", text, re.M | re.S)
-    return m.group(1) if m else ""
+    """The profile names of a chapter, from its study (:mod:`bai.studies`)."""
+    study = chapter_study(md)
+    return list(study.profiles) if study is not None else list(PROFILES)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -126,24 +135,64 @@ def _profiles_block(text: str) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
+INSTALL_ENV = "BAI_INSTALL_SOURCE"
+
+INSTALL_CELL = """\
+# Installs the book's library when it is missing (a notebook opened from the launch buttons, in
+# Colab or Binder). The source is the book's repository; BAI_INSTALL_SOURCE overrides it (a
+# local checkout, a wheel).
+try:
+    import bai  # noqa: F401
+except ImportError:
+    import os, subprocess, sys
+    source = os.environ.get("{env}") or "{source}"
+    subprocess.check_call([sys.executable, "-m", "pip", "install", "--quiet", source])
+"""
+
+
+def repository_source(book: Path) -> str:
+    """The pip source of the book's package: ``git+<repository url>@<branch>``, from the one
+    repository setting of ``book/_config.yml`` (``repository: url, branch``)."""
+    import yaml
+
+    repo = (yaml.safe_load((book / "_config.yml").read_text()) or {}).get("repository") or {}
+    url = str(repo.get("url", "")).rstrip("/")
+    if not url:
+        raise CLIError(f"{book / '_config.yml'}: repository.url is not set")
+    return f"bai-book @ git+{url}@{repo.get('branch', 'main')}"
+
+
+def install_cell(book: Path):
+    """The first cell of every twin: installs the package when ``import bai`` fails; tagged
+    ``remove-cell`` so that no rendering of the notebook shows it."""
+    import nbformat
+
+    source = INSTALL_CELL.format(env=INSTALL_ENV, source=repository_source(book))
+    return nbformat.v4.new_code_cell(source, metadata={"tags": ["remove-cell"]})
+
+
 def write_twins(book: Path) -> None:
-    """Write an output-free ``.ipynb`` next to each MyST chapter (for the launch buttons)."""
+    """Write an output-free ``.ipynb`` next to each MyST chapter (for the launch buttons),
+    beginning with :func:`install_cell`."""
     import jupytext
 
     for md in notebook_chapters(book):
         nb = jupytext.read(md)
+        nb.cells.insert(0, install_cell(book))
         jupytext.write(nb, md.with_suffix(".ipynb"))
         print(f"twin: {md.with_suffix('.ipynb')}")
 
 
 def execute(md: Path, output: Path, profile: str, claims_dir: Path,
-            checkpoints: Path | None = None, progress_bar: bool = False) -> float:
+            checkpoints: Path | None = None, progress_bar: bool = False,
+            overrides: dict | None = None) -> float:
     """Run one chapter through papermill with ``profile``; returns the wall time in seconds.
 
     The chapter writes its claims to ``claims_dir`` (through ``BAI_CLAIMS_DIR``). With
     ``checkpoints``, a chapter whose parameters cell declares ``checkpoint_dir`` gets
-    ``checkpoints/<chapter>``: its experiments then resume after an interruption. The executed
-    notebook reaches ``output`` only when every cell succeeded.
+    ``checkpoints/<chapter>``: its experiments then resume after an interruption. ``overrides``
+    (parameters of the profile) reach the notebook's ``overrides`` dict. The executed notebook
+    reaches ``output`` only when every cell succeeded.
     """
     import jupytext
     import papermill as pm
@@ -152,6 +201,10 @@ def execute(md: Path, output: Path, profile: str, claims_dir: Path,
     if not _has_parameters_cell(nb):
         raise SystemExit(f"{md}: no cell tagged 'parameters' (papermill needs one)")
     params = {"profile": profile}
+    if overrides:
+        if not _declares(nb, "overrides"):
+            raise CLIError(f"{md.name}: its parameters cell has no 'overrides' dict")
+        params["overrides"] = dict(overrides)
     if checkpoints is not None and _declares(nb, "checkpoint_dir"):
         params["checkpoint_dir"] = str((Path(checkpoints) / md.stem).resolve())
     output = Path(output)
@@ -236,12 +289,13 @@ def claims_table(data: dict, width: int = 52) -> str:
     """The text table of one chapter's claims JSON: id, paper value, ours, verdict, totals."""
     rows = [("claim", "paper", "ours ± se", "verdict")]
     notes = []
-    totals = {"reproduced": 0, "not reproduced": 0, "not comparable": 0}
+    totals = ({"holds": 0, "fails": 0, "not comparable": 0} if data.get("kind") == "check" else
+              {"reproduced": 0, "not reproduced": 0, "not comparable": 0})
     for c in data["claims"]:
         cid = c["id"] if len(c["id"]) <= width else c["id"][: width - 1] + "…"
         rows.append((cid, format_value(c.get("paper_value")), format_ours(c), c["verdict"]))
         totals[c["verdict"]] = totals.get(c["verdict"], 0) + 1
-        if c["verdict"] != "reproduced":
+        if c["verdict"] not in ("reproduced", "holds"):
             notes.append(f"  {c['id']}: {c.get('reason') or '(NO REASON GIVEN)'}")
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
     lines = []
@@ -254,7 +308,8 @@ def claims_table(data: dict, width: int = 52) -> str:
     lines.append(f"{data.get('paper', data.get('chapter', ''))}: {n} claims, "
                  + ", ".join(f"{v} {k}" for k, v in totals.items()))
     if notes:
-        lines.append("not reproduced / not comparable:")
+        lines.append("fails / not comparable:" if data.get("kind") == "check" else
+                     "not reproduced / not comparable:")
         lines.extend(notes)
     return "\n".join(lines)
 
@@ -276,6 +331,9 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--profile", default="paper",
                      help="the chapter's profile: ci (small, seconds) or paper (the paper's "
                           "scale; default)")
+    rep.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="overrides",
+                     help="override one parameter of the profile (repeatable), e.g. --set "
+                          "n_runs=5 --set seed=3; values are Python literals")
     rep.add_argument("--jobs", type=int, metavar="N",
                      help="worker processes (default: the profile's n_jobs)")
     rep.add_argument("--backend", choices=("joblib", "dask"),
@@ -323,12 +381,35 @@ def reproduce(args) -> int:
     if args.profile not in profiles:
         raise CLIError(f"--profile must be one of {profiles} for {args.chapter}, "
                        f"got {args.profile!r}")
+    study = chapter_study(md)
+    try:
+        from .studies import parse_overrides
+
+        overrides = parse_overrides(args.overrides)
+        if study is not None:
+            study.parameters(args.profile, overrides)
+        elif overrides:
+            raise ValueError(f"{args.chapter} has no study: its parameters cannot be set")
+    except (TypeError, ValueError) as err:
+        raise CLIError(f"--set: {err}") from None
     if args.jobs is not None and args.jobs < 1:
         raise CLIError(f"--jobs must be a positive integer, got {args.jobs}")
     if args.scheduler and args.backend != "dask":
         raise CLIError("--scheduler needs --backend dask")
     out = (args.out or root / "build" / args.profile).resolve()
     checkpoints = (args.checkpoints or out / "checkpoints").resolve()
+    for flag, path in (("--out", out), ("--checkpoints", checkpoints)):
+        probe = path
+        while not probe.exists() and probe != probe.parent:
+            probe = probe.parent
+        if probe.exists() and not probe.is_dir():
+            raise CLIError(f"{flag} must be a folder, but {probe} is a file: choose another "
+                           f"path or remove the file")
+    if args.scheduler:
+        _check_scheduler(args.scheduler)
+    import jupytext
+
+    uses_checkpoints = _declares(jupytext.read(md), "checkpoint_dir")
     claims_dir = out / "claims"
     output = out / f"{args.chapter}.ipynb"
 
@@ -343,12 +424,14 @@ def reproduce(args) -> int:
     where = f"dask scheduler {args.scheduler}" if args.scheduler else (
         f"{args.backend or 'joblib'}, {args.jobs} job(s)" if args.jobs else
         f"{args.backend or 'joblib'}, the profile's n_jobs")
-    print(f"[{args.profile}] {args.chapter}: executing {md.relative_to(root)} ({where}); "
-          f"checkpoints in {checkpoints / args.chapter}", flush=True)
+    print(f"[{args.profile}] {args.chapter}: executing {md.relative_to(root)} ({where})"
+          + (f"; checkpoints in {checkpoints / args.chapter}" if uses_checkpoints else "")
+          + (f"; overrides {overrides}" if overrides else ""), flush=True)
     claims_file = claims_dir / f"{args.chapter}.json"
     before = claims_file.stat().st_mtime_ns if claims_file.exists() else None
     try:
-        seconds = execute(md, output, args.profile, claims_dir, checkpoints, progress_bar=True)
+        seconds = execute(md, output, args.profile, claims_dir, checkpoints, progress_bar=True,
+                          overrides=overrides)
     except KeyboardInterrupt:
         print(f"\ninterrupted: finished tasks are kept in {checkpoints / args.chapter}; run the "
               f"same command again to resume", file=sys.stderr)
@@ -366,6 +449,22 @@ def reproduce(args) -> int:
     print(f"claims: {claims_file}\n")
     print(claims_table(json.loads(claims_file.read_text())))
     return 0
+
+
+def _check_scheduler(address: str, timeout: float = 5.0) -> None:
+    """Fail fast (exit 2) when a dask scheduler address is malformed or unreachable."""
+    import socket
+    from urllib.parse import urlparse
+
+    parsed = urlparse(address if "://" in address else f"tcp://{address}")
+    if parsed.scheme not in ("tcp", "tls") or not parsed.hostname or not parsed.port:
+        raise CLIError(f"--scheduler must look like tcp://HOST:PORT, got {address!r}")
+    try:
+        with socket.create_connection((parsed.hostname, parsed.port), timeout=timeout):
+            pass
+    except OSError as err:
+        raise CLIError(f"--scheduler {address} is unreachable ({err}): start the scheduler "
+                       f"(dask scheduler) or check the address") from None
 
 
 def main(argv=None) -> int:

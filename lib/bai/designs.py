@@ -50,8 +50,10 @@ from .validation import (
     as_matrix,
     as_vector,
     check_arms,
+    check_in_interval,
     check_int,
     check_nonnegative,
+    check_optional_int,
     check_positive,
     check_probability_vector,
 )
@@ -85,6 +87,15 @@ __all__ = [
 # --------------------------------------------------------------------------------------------
 
 
+def _check_square(Ainv, d: int, name: str = "Ainv") -> np.ndarray:
+    """A finite ``(d, d)`` float matrix (an inverse information matrix), or raise naming it."""
+    Ainv = as_matrix(Ainv, name)
+    if Ainv.shape != (d, d):
+        raise ValueError(f"{name} must be a ({d}, {d}) matrix (d = the dimension), "
+                         f"got shape {Ainv.shape}")
+    return Ainv
+
+
 class ExplicitDirections:
     """A finite set of directions stored as the rows of an ``(m, d)`` array."""
 
@@ -113,7 +124,8 @@ class ExplicitDirections:
 
     def top(self, Ainv: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         """Indices and values of the ``k`` largest ``y^T Ainv y`` (largest first)."""
-        v = self.quad_forms(Ainv)
+        k = check_int(k, "k", minimum=1)
+        v = self.quad_forms(_check_square(Ainv, self.dim))
         k = min(k, v.size)
         idx = np.argpartition(-v, k - 1)[:k]
         order = np.argsort(-v[idx], kind="stable")
@@ -236,10 +248,8 @@ class PairwiseDifferences:
         non-positive-semidefinite ``Ainv`` or a very large ``k`` uses the blocked scan of all
         pairs (:meth:`top_blocks`).
         """
-        k = min(int(k), self.size)
-        Ainv = np.asarray(Ainv, dtype=float)
-        if k <= 0:
-            return np.zeros(0, dtype=np.int64), np.zeros(0)
+        k = min(check_int(k, "k", minimum=1), self.size)
+        Ainv = _check_square(Ainv, self.dim)
         if k > self.max_pruned_k:
             return self.top_blocks(Ainv, k)
         M = 0.5 * (Ainv + Ainv.T)
@@ -259,8 +269,8 @@ class PairwiseDifferences:
         """:meth:`top` by a blocked scan of all pairs (memory ``O(block * n)``, time ``O(n^2 d)``)."""
         Z = self.Z
         n = Z.shape[0]
-        k = min(k, self.size)
-        ZA = Z @ Ainv
+        k = min(check_int(k, "k", minimum=1), self.size)
+        ZA = Z @ _check_square(Ainv, self.dim)
         q = np.einsum("ij,ij->i", ZA, Z)
         best_idx = np.empty(0, dtype=np.int64)
         best_val = np.empty(0)
@@ -317,8 +327,12 @@ class DesignResult:
     method : str
     iterations : int
     status : str
-        ``"optimal"``, or ``"inaccurate"`` when the solver could not reach its tolerance (for
-        :func:`solve_design`: the certified gap exceeds ``tol``; for cvxpy: its own status).
+        ``"optimal"`` when the method's stopping rule was met (for :func:`solve_design`: the
+        certified relative gap is at most ``tol``; for :func:`frank_wolfe_design`: the relative
+        change fell below ``rel_change``); ``"max_rounds"`` / ``"max_iter"`` when the budget of
+        rounds (:func:`solve_design`) or iterations (:func:`frank_wolfe_design`) ran out first;
+        ``"inaccurate"`` when :func:`solve_design` stopped at the limit of floating-point
+        precision with its certified gap above ``tol``, or cvxpy reported an inaccurate solution.
     """
 
     design: np.ndarray
@@ -354,6 +368,7 @@ def design_value(X, Y, design, *, range_tol: float = 1e-7) -> float:
     The design may be singular; a direction outside the range of :math:`A(\\lambda)` cannot be
     estimated, and the value is then ``inf``.
     """
+    range_tol = check_positive(range_tol, "range_tol")
     X = as_matrix(X, "X")
     dirs = as_directions(Y)
     if dirs.dim != X.shape[1]:
@@ -385,11 +400,31 @@ def _inv_spd(A: np.ndarray) -> np.ndarray:
         return np.linalg.pinv(A, hermitian=True)
 
 
+#: a Newton decrement below this is accepted as centred once floating-point noise stops Newton's
+#: method: phi - phi* <= decrement for a decrement below 0.68^2 (Boyd & Vandenberghe, Sec. 9.6.3),
+#: such a point is close to the central path, and the certificate of solve_design does not rely on
+#: centrality anyway. Measured: with a random relative jitter of 1e-13 (~500 ulps) on A^-1, 1e-5
+#: left 3 of 114 small problems above tol = 1e-7, 1e-2 none; below 1e-2 Newton's steps are full
+#: and the decrement falls quadratically, so without noise this rule never triggers.
+_CENTERING_NOISE = 1e-2
+
+
 def _barrier_restricted(X, Ys, lam0, rel_gap, *, mu_factor=20.0, max_newton=400):
-    """Solve min_{lam in simplex, t} t  s.t.  y^T A(lam)^{-1} y <= t  for the rows of Ys.
+    r"""Solve min_{lam in simplex, t} t  s.t.  y^T A(lam)^{-1} y <= t  for the rows of Ys.
 
     Log-barrier method (Boyd & Vandenberghe, Ch. 11) with equality-constrained Newton steps.
-    Returns (lam, t, lower_bound, mu, newton_steps).
+    Returns (lam, t, lower_bound, mu, newton_steps, Ainv).
+
+    Centering stops when the Newton decrement :math:`\lambda^2` is below ``2e-10``, or -- as
+    the barrier tightens -- when it reaches the floor set by floating point: the slacks
+    :math:`t - y^\top A^{-1}y` are differences of numbers ~``t`` that must resolve ~``gap * t``,
+    so the computed gradient, Newton direction and barrier differences carry a noise that grows
+    with the barrier weight ``s`` and depends on the BLAS kernel's rounding (the same problem
+    gave a floor of 2e-9 under OpenBLAS's SkylakeX kernel and below 1e-10 under Haswell). A
+    decrement below ``_CENTERING_NOISE`` that has stopped shrinking quadratically (or whose
+    step the Armijo test can no longer verify) means the point is as central as the arithmetic
+    allows (:math:`\phi-\phi^*\approx\lambda^2/2`): the method moves on to the next ``s``.
+    Only a failed line search with a larger decrement stops the method (``stalled``).
     """
     K, d = X.shape
     m = Ys.shape[0]
@@ -422,6 +457,7 @@ def _barrier_restricted(X, Ys, lam0, rel_gap, *, mu_factor=20.0, max_newton=400)
     a = np.concatenate((np.ones(K), [0.0]))
     while True:
         # ---- centering by Newton's method ----
+        previous = np.inf  # the decrement of the previous Newton step
         for _ in range(max_newton):
             r = t - g
             W2 = W * W
@@ -452,6 +488,9 @@ def _barrier_restricted(X, Ys, lam0, rel_gap, *, mu_factor=20.0, max_newton=400)
             steps += 1
             if decrement / 2.0 <= 1e-10:
                 break
+            if decrement <= _CENTERING_NOISE and decrement > 0.25 * previous:
+                break  # Newton no longer converges quadratically: the floating-point floor
+            previous = decrement
             dl, dt = dz[:K], dz[K]
             # largest step keeping lam > 0
             alpha = 1.0
@@ -468,7 +507,10 @@ def _barrier_restricted(X, Ys, lam0, rel_gap, *, mu_factor=20.0, max_newton=400)
                     break
                 alpha *= 0.5
             if not accepted:
-                stalled = True  # at the limit of floating-point precision: stop here
+                # the decrease the Armijo test asks for is below the noise of phi's differences:
+                # with a small decrement the point is central to working precision (go on to
+                # the next s); with a large one the method cannot progress at all (stop here)
+                stalled = decrement > _CENTERING_NOISE
                 break
             lam, t = lam_new, t_new
             Ainv, W, H, g = new
@@ -582,20 +624,31 @@ def solve_design(
     Y : (m, d) array, :class:`ExplicitDirections` or :class:`PairwiseDifferences`
         Directions.
     tol : float
-        Target certified relative gap.
+        Target certified relative gap (positive; about ``1e-9`` is the floor that double
+        precision reaches on the book's problems, the default ``1e-7`` leaves a margin of 100).
+    max_rounds : int
+        Budget of column-generation rounds (at least 1).
+    directions_per_round : int, optional
+        Number of worst-served directions looked at per round (at least 1; default
+        ``max(2 d, 16)``).
 
     Returns
     -------
     DesignResult
         ``value`` is :math:`\max_y\|y\|^2_{A(\lambda)^{-1}}` over all of ``Y`` at the returned
         design and ``lower_bound`` is certified (see ``_certificate``), so ``relative_gap``
-        bounds the sub-optimality whatever happened inside the iterations.
+        bounds the sub-optimality whatever happened inside the iterations. ``status`` is
+        ``"optimal"`` when ``relative_gap <= tol``; otherwise ``"max_rounds"`` when the budget
+        of rounds ran out, ``"inaccurate"`` when the solver stopped at the precision floor.
     """
+    tol = check_positive(tol, "tol")
+    max_rounds = check_int(max_rounds, "max_rounds", minimum=1)
+    directions_per_round = check_optional_int(directions_per_round, "directions_per_round",
+                                              minimum=1)
     X = check_arms(X, "X", min_arms=1)
     dirs = as_directions(Y)
     if dirs.dim != X.shape[1]:
         raise ValueError(f"Y has dimension {dirs.dim} but the arms X have dimension {X.shape[1]}")
-    check_positive(tol, "tol")
     K, d = X.shape
     per_round = directions_per_round or max(2 * d, 16)
 
@@ -606,6 +659,7 @@ def solve_design(
     best_value, best_design, best_lower, best_dual = np.inf, None, -np.inf, {}
     inner_gap = tol / 10
     rounds = 0
+    out_of_rounds = True  # until the loop stops by its own rule
     for rounds in range(1, max_rounds + 1):
         Ys = dirs.vectors(np.array(working))
         lam0 = 0.5 * lam_w / lam_w.sum() + 0.5 / arms.size  # strictly interior warm start
@@ -624,6 +678,7 @@ def solve_design(
             best_design[arms] = lam_w
             best_dual = {i: float(w) for i, w in zip(working, mu)}
         if best_value - best_lower <= tol * best_value:
+            out_of_rounds = False
             break
         known = set(working)
         new_dirs = [int(i) for i, v in zip(top_idx, top_val)
@@ -633,6 +688,7 @@ def solve_design(
         new_arms = viol[np.argsort(-D[viol])][: 2 * d]
         if not new_dirs and new_arms.size == 0:
             if inner_gap <= 1e-11:  # below this the slacks t - g_y lose all precision
+                out_of_rounds = False
                 break
             inner_gap /= 100.0  # the working sets are right: solve them more accurately
             continue
@@ -655,6 +711,10 @@ def solve_design(
             design, value = clean, v_clean
             break
     lower = float(min(best_lower, value))
+    if value - lower <= tol * value:
+        status = "optimal"
+    else:
+        status = "max_rounds" if out_of_rounds else "inaccurate"
     return DesignResult(
         design=design,
         value=float(value),
@@ -662,7 +722,7 @@ def solve_design(
         dual={k: w for k, w in best_dual.items() if w > 1e-9},
         method="barrier",
         iterations=rounds,
-        status="optimal" if value - lower <= tol * value else "inaccurate",
+        status=status,
     )
 
 
@@ -684,6 +744,9 @@ def solve_design_cvxpy(X, Y, *, solver: str = "CLARABEL", verbose: bool = False)
     Independent of :func:`solve_design` (no shared code beyond input checks), so the two
     cross-check each other in the tests and benchmarks.
     """
+    if not isinstance(solver, str):
+        raise TypeError(f"solver must be the name of a cvxpy solver (a str), got "
+                        f"{type(solver).__name__}")
     import cvxpy as cp
 
     X = check_arms(X, "X", min_arms=1)
@@ -741,7 +804,16 @@ def frank_wolfe_design(X, Y, *, max_iter: int = 5000, rel_change: float = 0.01,
     renormalised. This is the paper's solver, kept for fidelity; it is far less accurate than
     :func:`solve_design` (see the benchmarks), which the book uses for :math:`\rho` and
     :math:`\psi^*`.
+
+    As in the RAGE code, the iterations are numbered ``1 .. max_iter - 1`` from the uniform
+    design (``max_iter = 1`` takes no step). ``status`` is ``"optimal"`` when the relative
+    change fell below ``rel_change`` and ``"max_iter"`` when the budget ran out first.
+    ``prune`` lies in ``[0, 1)``; the largest weights are never pruned (a ``prune`` above every
+    weight would otherwise leave no design).
     """
+    max_iter = check_int(max_iter, "max_iter", minimum=1)
+    rel_change = check_positive(rel_change, "rel_change")
+    prune = check_in_interval(prune, "prune", 0.0, 1.0, high_open=True)
     X = check_arms(X, "X", min_arms=1)
     dirs = as_directions(Y)
     if dirs.dim != X.shape[1]:
@@ -749,6 +821,7 @@ def frank_wolfe_design(X, Y, *, max_iter: int = 5000, rel_change: float = 0.01,
     K = X.shape[0]
     lam = np.full(K, 1.0 / K)
     k = 0
+    status = "max_iter"  # until the relative change falls below rel_change
     for k in range(1, max_iter):  # memory O(K d) per iteration
         A = (X.T * lam) @ X
         Ainv = np.linalg.pinv(A, hermitian=True)
@@ -764,11 +837,12 @@ def frank_wolfe_design(X, Y, *, max_iter: int = 5000, rel_change: float = 0.01,
         rel = np.linalg.norm(step) / np.linalg.norm(lam)
         lam = lam + step
         if rel < rel_change:
+            status = "optimal"
             break
-    lam[lam < prune] = 0.0
+    lam[lam < min(prune, lam.max())] = 0.0
     lam /= lam.sum()
     return DesignResult(design=lam, value=design_value(X, dirs, lam), method="frank-wolfe",
-                        iterations=k)
+                        iterations=k, status=status)
 
 
 # --------------------------------------------------------------------------------------------
@@ -871,7 +945,14 @@ def round_design(design, N: int) -> np.ndarray:
 
 
 def rounding_bound(value: float, support_size: int, N: int) -> float:
-    """Guarantee of :func:`round_design`: :math:`(1 + 2p/N)\\rho` for :math:`N\\ge 2p`."""
+    """Guarantee of :func:`round_design`: :math:`(1 + 2p/N)\\rho` for :math:`N\\ge 2p`.
+
+    ``value`` is the design's value :math:`\\rho` (finite, non-negative), ``support_size`` its
+    support size :math:`p \\ge 1` and ``N`` the number of pulls (integers, :math:`N \\ge 2p`).
+    """
+    value = check_nonnegative(value, "value")
+    support_size = check_int(support_size, "support_size", minimum=1)
+    N = check_int(N, "N", minimum=1)
     if N < 2 * support_size:
         raise ValueError(f"the rounding guarantee needs N >= 2p = {2 * support_size}, got N = {N}")
     return (1.0 + 2.0 * support_size / N) * value
@@ -889,6 +970,7 @@ def greedy_scores(Ainv, X, Y) -> np.ndarray:
     (Soare et al. 2014, Sec. 4). A plain NumPy version, the reference for the compiled kernel.
     """
     Ainv = as_matrix(Ainv, "Ainv")
+    Ainv = _check_square(Ainv, Ainv.shape[0])
     X = as_matrix(X, "X", n_cols=Ainv.shape[0])
     Y = as_matrix(Y, "Y", n_cols=Ainv.shape[0])
     G = X @ Ainv @ Y.T
@@ -1100,9 +1182,14 @@ def greedy_allocation(
         invertible.
     stop_below : float
         Stop early once :math:`\max_y y^\top A^{-1} y \le` ``stop_below`` (the phase rule of
-        XY-adaptive, Soare et al. 2014, Eq. 18).
+        XY-adaptive, Soare et al. 2014, Eq. 18); finite and non-negative (0: never stop early).
     seed : int
         Seed of the kernel's tie-breaking stream (ties broken uniformly at random).
+    refresh_every : int
+        Decisions between exact recomputations of the state (at least 1).
+    tie_rtol : float
+        Arms whose score is within ``tie_rtol * |best|`` of the best are tied (finite,
+        non-negative; 0 keeps exact ties only).
     stop_power : {0, -1}
         With -1 the rule is :math:`\\max_y y^\\top A^{-1}y\\,/\\,t\\le` ``stop_below``, where
         ``t`` is the number of pulls so far (``initial_counts`` included): the literal Fig. 3
@@ -1123,8 +1210,16 @@ def greedy_allocation(
         :math:`\\varepsilon` in :math:`A` that makes paths of :math:`10^8` pulls cheap
         (about :math:`\\log(n/n_0)/\\varepsilon` decisions). Blocks never cross a step of
         ``record_at``. The deviation from the exact path is measured in the tests and in
-        ``benchmarks/bench_greedy_kernel.py``.
+        ``benchmarks/bench_greedy_kernel.py``. At most 1 (a block of at most ``t`` pulls).
     """
+    stop_below = check_nonnegative(stop_below, "stop_below")
+    tie_rtol = check_nonnegative(tie_rtol, "tie_rtol")
+    block_rtol = check_in_interval(block_rtol, "block_rtol", 0.0, 1.0)
+    refresh_every = check_int(refresh_every, "refresh_every", minimum=1)
+    min_steps = check_int(min_steps, "min_steps", minimum=0)
+    seed = check_int(seed, "seed", minimum=0) % (2**32)
+    if stop_power not in (0, -1) or isinstance(stop_power, bool):
+        raise ValueError(f"stop_power must be 0 or -1, got {stop_power!r}")
     X = check_arms(X, "X", min_arms=1, spanning=False)
     Y = as_matrix(Y, "Y", n_cols=X.shape[1])
     n_steps = check_int(n_steps, "n_steps", minimum=0)
@@ -1133,8 +1228,9 @@ def greedy_allocation(
         counts = np.zeros(X.shape[0], dtype=np.int64)
     else:
         raw = as_vector(initial_counts, "initial_counts", size=X.shape[0])
-        if np.any(raw < 0) or np.any(raw != np.round(raw)):
-            raise ValueError(f"initial_counts must be {X.shape[0]} non-negative integers")
+        if np.any(raw < 0) or np.any(raw != np.round(raw)) or np.any(raw > 2.0**53):
+            raise ValueError(f"initial_counts must be {X.shape[0]} non-negative integers "
+                             f"(at most 2**53)")
         counts = raw.astype(np.int64)
     A0 = np.zeros((d, d)) if A0 is None else as_matrix(A0, "A0", n_cols=d)
     if A0.shape != (d, d) or not np.allclose(A0, A0.T):
@@ -1143,10 +1239,6 @@ def greedy_allocation(
     if np.linalg.eigvalsh(A).min() <= 1e-12 * max(1.0, np.abs(A).max()):
         raise ValueError("initial_counts and A0 must make A positive definite before the first "
                          "greedy step")
-    check_int(refresh_every, "refresh_every", minimum=1)
-    seed = check_int(seed, "seed", minimum=0) % (2**32)
-    if stop_power not in (0, -1) or isinstance(stop_power, bool):
-        raise ValueError(f"stop_power must be 0 or -1, got {stop_power!r}")
     if record_at is None:
         record = np.zeros(0, dtype=np.int64)
     else:
@@ -1158,8 +1250,7 @@ def greedy_allocation(
             raise ValueError(f"record_at must be strictly increasing step numbers in [0, {n_steps}]")
     arms, value, recorded, steps = _greedy_kernel(
         np.ascontiguousarray(X), np.ascontiguousarray(Y), counts, np.ascontiguousarray(A0),
-        n_steps, float(stop_below), float(stop_power), seed, int(refresh_every),
-        float(tie_rtol), record, bool(keep_arms), check_int(min_steps, "min_steps", minimum=0),
-        check_nonnegative(block_rtol, "block_rtol"))
+        n_steps, stop_below, float(stop_power), seed, refresh_every,
+        tie_rtol, record, bool(keep_arms), min_steps, block_rtol)
     return GreedyResult(arms=arms, counts=counts, value=float(value), steps=int(steps),
                         recorded=recorded)

@@ -36,6 +36,17 @@ __all__ = [
 
 
 
+def _per_arm(value, name: str, n: int) -> np.ndarray:
+    """A number (the same for every arm) or one per arm, as a finite (n,) vector."""
+    a = np.asarray(value) if not isinstance(value, (str, bytes)) and value is not None else None
+    if a is None or a.dtype == object or a.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must be a number or a vector of {n} numbers, got {type(value).__name__}")
+    if a.ndim > 1 or (a.ndim == 1 and a.size != n):
+        raise ValueError(f"{name} must be a number or a vector of length {n} (one per arm), "
+                         f"got shape {a.shape}")
+    return as_vector(np.broadcast_to(a, (n,)), name, size=n)
+
+
 def _check_counts(counts, shape, name="counts") -> np.ndarray:
     c = np.asarray(counts)
     if c.dtype.kind == "f" and not np.all(np.isfinite(c)):
@@ -294,20 +305,19 @@ class DelayedFeedbackArms:
         if self.means.size < 2:
             raise ValueError(f"means must describe at least 2 arms, got {self.means.size}")
         n = self.means.size
-        self.sigmas = as_vector(np.broadcast_to(self.sigmas, (n,)), "sigmas", size=n)
+        self.sigmas = _per_arm(self.sigmas, "sigmas", n)
         if np.any(self.sigmas <= 0):
             raise ValueError("sigmas must be positive")
-        self.delay = as_vector(np.broadcast_to(self.delay, (n,)), "delay", size=n)
+        self.delay = _per_arm(self.delay, "delay", n)
         if np.any(self.delay < 0):
             raise ValueError("delay must be non-negative")
         if self.partial_sigmas is not None:
-            self.partial_sigmas = as_vector(np.broadcast_to(self.partial_sigmas, (n,)),
-                                            "partial_sigmas", size=n)
+            self.partial_sigmas = _per_arm(self.partial_sigmas, "partial_sigmas", n)
             if np.any(self.partial_sigmas < 0):
                 raise ValueError("partial_sigmas must be non-negative")
         self.partial_delay = check_nonnegative(self.partial_delay, "partial_delay")
         self.partial_bias = (np.zeros(n) if self.partial_bias is None
-                             else as_vector(np.broadcast_to(self.partial_bias, (n,)), "partial_bias", size=n))
+                             else _per_arm(self.partial_bias, "partial_bias", n))
 
     @property
     def n_arms(self) -> int:

@@ -8,6 +8,15 @@
   (atomically: a temporary file renamed into place), and a rerun skips the tasks already on
   disk. An interrupted grid therefore resumes without recomputing finished work, and an
   interrupted write never leaves a half-written result.
+* **Checkpoints are never stale.** A task's identity is keyed by everything that can change its
+  result: the experiment's name, the master seed, the task's parameters and replication, the
+  *code* of the task function and of everything it reaches (:func:`code_fingerprint`: its
+  bytecode, constants, defaults, closures and the globals it reads, recursively, so a notebook
+  function that reads a notebook global or calls a notebook helper is keyed by them too), and
+  the source and data files of the whole installed ``bai`` package (:func:`package_digest`).
+  Editing a task's body, a helper it calls, a global it reads, a library module or a data file
+  makes a rerun recompute; a run killed under old code and resumed under new code never mixes
+  rows.
 * **Parallelism.** joblib (processes) on one machine, or a dask ``distributed`` cluster.
 * **Profiles.** :func:`select_profile` picks a chapter's named profile (``ci``, ``paper``).
 * **Run-time overrides.** The environment variables ``BAI_N_JOBS``, ``BAI_BACKEND`` and
@@ -20,11 +29,14 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import inspect
 import json
 import os
 import sys
 import tempfile
+import types
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
@@ -35,6 +47,8 @@ from .validation import check_int
 
 __all__ = [
     "task_seed",
+    "code_fingerprint",
+    "package_digest",
     "run_experiment",
     "select_profile",
     "summarise",
@@ -135,8 +149,189 @@ def task_seed(seed: int, params: Mapping[str, Any], run: int) -> np.random.SeedS
     return np.random.SeedSequence(entropy=seed, spawn_key=(*_key_words(_canonical(params)), run))
 
 
-def _task_id(name: str, seed: int, params: Mapping[str, Any], run: int) -> str:
-    text = f"{name}|{seed}|{_canonical(params)}|{run}"
+# ---------------------------------------------------------------------------------------------
+# What a task's result depends on: its code and the package's files
+# ---------------------------------------------------------------------------------------------
+
+_PACKAGE_ROOT = Path(__file__).resolve().parent
+
+
+def _digest_tree(root: str) -> str:
+    h = hashlib.sha256()
+    base = Path(root)
+    for path in sorted(p for p in base.rglob("*") if p.is_file()):
+        rel = path.relative_to(base)
+        if "__pycache__" in rel.parts or path.suffix in {".pyc", ".pyo"} or any(
+                part.startswith(".") for part in rel.parts):
+            continue
+        h.update(str(rel.as_posix()).encode() + b"\0")
+        h.update(path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def package_digest(root: str | os.PathLike | None = None) -> str:
+    """SHA-256 of every source and data file of the installed ``bai`` package.
+
+    Every checkpoint is keyed by it (see :func:`run_experiment`), so that pulling a library fix,
+    editing any module or a data table shipped in the package recomputes every task. ``root``
+    defaults to the package's own folder. It is recomputed at every call (a few milliseconds),
+    so a module edited in a running kernel counts too.
+    """
+    return _digest_tree(str(Path(root).resolve() if root is not None else _PACKAGE_ROOT))
+
+
+def _is_library(obj) -> bool:
+    """Objects defined in ``bai`` (covered by :func:`package_digest`) or in another installed
+    package (covered by its version): not hashed by content."""
+    module = getattr(obj, "__module__", None) or getattr(obj, "__name__", "")
+    return isinstance(module, str) and module.split(".")[0] not in {"__main__", ""} and (
+        module.split(".")[0] == "bai" or module.split(".")[0] in sys.modules
+        and not _is_user_module(module.split(".")[0]))
+
+
+def _is_user_module(top: str) -> bool:
+    """Modules of the user's own (a notebook's cwd, a test folder): hashed by content."""
+    mod = sys.modules.get(top)
+    path = getattr(mod, "__file__", None)
+    if path is None:
+        return top == "__main__"
+    path = str(Path(path).resolve())
+    return not any(part in path for part in ("site-packages", "dist-packages")) and not \
+        path.startswith(str(Path(sys.base_prefix).resolve())) and not path.startswith(
+            str(_PACKAGE_ROOT))
+
+
+def _update(h, obj, seen: set, depth: int = 0) -> None:
+    """Feed a stable description of ``obj`` (and what it reaches) into the hash ``h``."""
+    if depth > 50:
+        h.update(b"<deep>")
+        return
+    if obj is None or isinstance(obj, (bool, int, float, complex, str, bytes)):
+        h.update(f"{type(obj).__name__}:{obj!r};".encode())
+        return
+    if isinstance(obj, np.ndarray):
+        h.update(f"nd:{obj.dtype.str}:{obj.shape};".encode())
+        h.update(np.ascontiguousarray(obj).tobytes() if obj.dtype != object else repr(obj.tolist()).encode())
+        return
+    if isinstance(obj, np.generic):
+        h.update(f"np:{obj.dtype.str}:{obj!r};".encode())
+        return
+    key = id(obj)
+    if key in seen:
+        h.update(b"<seen>")
+        return
+    seen.add(key)
+    if isinstance(obj, (list, tuple, set, frozenset)):
+        items = sorted(obj, key=repr) if isinstance(obj, (set, frozenset)) else obj
+        h.update(f"{type(obj).__name__}[{len(obj)}](".encode())
+        for item in items:
+            _update(h, item, seen, depth + 1)
+        h.update(b")")
+        return
+    if isinstance(obj, Mapping):
+        h.update(f"map[{len(obj)}](".encode())
+        for k in sorted(obj, key=repr):
+            _update(h, k, seen, depth + 1)
+            _update(h, obj[k], seen, depth + 1)
+        h.update(b")")
+        return
+    if isinstance(obj, types.ModuleType):
+        h.update(f"module:{obj.__name__}:{getattr(obj, '__version__', '')};".encode())
+        if _is_user_module(obj.__name__.split(".")[0]) and getattr(obj, "__file__", None):
+            h.update(Path(obj.__file__).read_bytes())
+        return
+    if isinstance(obj, functools.partial):
+        h.update(b"partial(")
+        _update(h, obj.func, seen, depth + 1)
+        _update(h, obj.args, seen, depth + 1)
+        _update(h, obj.keywords, seen, depth + 1)
+        h.update(b")")
+        return
+    if isinstance(obj, types.MethodType):
+        _update(h, obj.__func__, seen, depth + 1)
+        _update(h, obj.__self__, seen, depth + 1)
+        return
+    func = getattr(obj, "py_func", None)  # a numba dispatcher: its Python function
+    if isinstance(obj, types.FunctionType) or isinstance(func, types.FunctionType):
+        fn = obj if isinstance(obj, types.FunctionType) else func
+        h.update(f"function:{fn.__module__}.{fn.__qualname__};".encode())
+        if _is_library(fn):  # its module's source is in the package digest, or its version
+            top = sys.modules.get(str(fn.__module__).split(".")[0])
+            h.update(str(getattr(top, "__version__", "")).encode())
+            return
+        _update_code(h, fn.__code__, fn.__globals__, seen, depth)
+        _update(h, fn.__defaults__, seen, depth + 1)
+        _update(h, fn.__kwdefaults__, seen, depth + 1)
+        for cell in fn.__closure__ or ():
+            try:
+                _update(h, cell.cell_contents, seen, depth + 1)
+            except ValueError:  # an empty cell
+                h.update(b"<empty>")
+        return
+    if isinstance(obj, type):
+        h.update(f"class:{obj.__module__}.{obj.__qualname__};".encode())
+        if not _is_library(obj):
+            for name, value in sorted(vars(obj).items()):
+                if not (name.startswith("__") and name.endswith("__")):
+                    h.update(name.encode())
+                    _update(h, value, seen, depth + 1)
+        return
+    if isinstance(obj, (staticmethod, classmethod, property)):
+        _update(h, getattr(obj, "__func__", None) or obj.fget, seen, depth + 1)
+        return
+    if isinstance(obj, (pd.DataFrame, pd.Series, pd.Index)):
+        h.update(pd.util.hash_pandas_object(obj, index=True).to_numpy().tobytes()
+                 if not isinstance(obj, pd.Index) else repr(obj.tolist()).encode())
+        if isinstance(obj, pd.DataFrame):
+            h.update(repr(list(obj.columns)).encode())
+        return
+    # an instance: its class and its state (a dataclass of an instance, say)
+    h.update(f"instance:{type(obj).__module__}.{type(obj).__qualname__};".encode())
+    _update(h, type(obj), seen, depth + 1)
+    state = getattr(obj, "__dict__", None)
+    if state is not None:
+        _update(h, state, seen, depth + 1)
+    else:
+        h.update(repr(obj).encode())
+
+
+def _update_code(h, code: types.CodeType, globals_: dict, seen: set, depth: int) -> None:
+    h.update(code.co_code)
+    h.update(repr(code.co_names).encode())
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            _update_code(h, const, globals_, seen, depth + 1)
+        else:
+            _update(h, const, seen, depth + 1)
+    for name in code.co_names:
+        if name in globals_:
+            h.update(f"global:{name};".encode())
+            _update(h, globals_[name], seen, depth + 1)
+
+
+def code_fingerprint(fn: Callable) -> str:
+    """A digest of the code a task function runs, for its checkpoints' keys.
+
+    It covers the function's bytecode, constants, default arguments and closure, and, followed
+    recursively, every global name it reads: a helper function of the notebook or of a user
+    module is hashed the same way, a global value (a number, a dict of settings, an array, a
+    dataclass instance) by its content. Functions and classes of ``bai`` are covered by
+    :func:`package_digest` and those of other installed packages by their module's version, so
+    they are not walked. Two functions with the same name but different bodies, or reading
+    different values of a global, get different fingerprints.
+    """
+    if not callable(fn):
+        raise TypeError(f"fn must be callable, got {type(fn).__name__}")
+    h = hashlib.sha256()
+    if _is_library(fn) and not isinstance(fn, functools.partial):
+        h.update(f"{getattr(fn, '__module__', '')}.{getattr(fn, '__qualname__', '')}".encode())
+    else:
+        _update(h, fn, set())
+    return h.hexdigest()
+
+
+def _task_id(name: str, seed: int, params: Mapping[str, Any], run: int, code: str = "") -> str:
+    text = f"{name}|{seed}|{_canonical(params)}|{run}|{code}"
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
@@ -167,7 +362,7 @@ def _atomic_write_json(path: Path, payload) -> None:
         raise
 
 
-def _run_task(fn, params, run, seed, checkpoint_path):
+def _run_task(fn, params, run, seed, checkpoint_path, code=""):
     rng = np.random.default_rng(task_seed(seed, params, run))
     out = fn(rng, **params)
     if not isinstance(out, Mapping):
@@ -175,7 +370,7 @@ def _run_task(fn, params, run, seed, checkpoint_path):
     record = _jsonable(dict(out))
     if checkpoint_path is not None:
         _atomic_write_json(Path(checkpoint_path), {"params": _jsonable(dict(params)), "run": run,
-                                                   "result": record})
+                                                   "code": code, "result": record})
     return record
 
 
@@ -220,8 +415,10 @@ def run_experiment(
         Show a tqdm progress bar (on stderr). The default shows it when stderr is a terminal
         (command-line reruns) and hides it in executed notebooks, where it would be noise.
     name : str, optional
-        Name of the experiment in task identities (defaults to ``fn.__qualname__``); change it
-        (e.g. add a version) when ``fn`` changes, so that stale checkpoints are not reused.
+        Name of the experiment in task identities (defaults to ``fn.__qualname__``). There is no
+        need to version it by hand: every checkpoint is also keyed by
+        :func:`code_fingerprint` of ``fn`` and by :func:`package_digest`, so a changed task
+        body, helper, global setting, library module or data file recomputes.
 
     Returns
     -------
@@ -254,6 +451,9 @@ def run_experiment(
         raise ValueError(f"backend must be 'joblib' or 'dask', got {backend!r}")
     name = name or getattr(fn, "__qualname__", "experiment")
     ckpt = Path(checkpoint_dir) if checkpoint_dir is not None else None
+    if ckpt is not None and ckpt.exists() and not ckpt.is_dir():
+        raise ValueError(f"checkpoint_dir must be a directory, got the file {str(ckpt)!r}")
+    code = f"{code_fingerprint(fn)}|{package_digest()}" if ckpt is not None else ""
     if ckpt is not None and ckpt.is_dir():
         # a run killed inside a write leaves only a temporary file: never a result
         for stale in ckpt.glob(".tmp-*.json"):
@@ -263,13 +463,16 @@ def run_experiment(
     results: dict[tuple[int, int], dict] = {}
     pending = []
     for i, g, r in tasks:
-        path = ckpt / f"{_task_id(name, seed, g, r)}.json" if ckpt is not None else None
+        path = ckpt / f"{_task_id(name, seed, g, r, code)}.json" if ckpt is not None else None
         if path is not None and path.exists():
             try:
-                results[(i, r)] = json.loads(path.read_text())["result"]
-                continue
-            except (json.JSONDecodeError, KeyError):
-                path.unlink()  # unreadable: recompute
+                stored = json.loads(path.read_text())
+                if stored.get("code") == code:
+                    results[(i, r)] = stored["result"]
+                    continue
+            except (json.JSONDecodeError, KeyError, AttributeError):
+                pass
+            path.unlink()  # unreadable or written by other code: recompute
         pending.append((i, g, r, None if path is None else str(path)))
 
     from tqdm import tqdm  # plain text bar: no widget machinery in notebooks
@@ -280,9 +483,9 @@ def run_experiment(
                disable=not progress, file=sys.stderr)
     try:
         if backend == "joblib":
-            _run_joblib(fn, pending, seed, n_jobs, results, bar)
+            _run_joblib(fn, pending, seed, n_jobs, results, bar, code)
         else:
-            _run_dask(fn, pending, seed, n_jobs, scheduler, results, bar)
+            _run_dask(fn, pending, seed, n_jobs, scheduler, results, bar, code)
     finally:
         bar.close()
 
@@ -292,26 +495,26 @@ def run_experiment(
     return pd.DataFrame(rows)
 
 
-def _run_joblib(fn, pending, seed, n_jobs, results, bar):
+def _run_joblib(fn, pending, seed, n_jobs, results, bar, code):
     if n_jobs == 1 or len(pending) <= 1:
         for i, g, r, path in pending:
-            results[(i, r)] = _run_task(fn, g, r, seed, path)
+            results[(i, r)] = _run_task(fn, g, r, seed, path, code)
             bar.update()
         return
     from joblib import Parallel, delayed
 
     par = Parallel(n_jobs=n_jobs, return_as="generator_unordered", batch_size=1)
-    jobs = (delayed(_indexed_task)(fn, i, g, r, seed, path) for i, g, r, path in pending)
+    jobs = (delayed(_indexed_task)(fn, i, g, r, seed, path, code) for i, g, r, path in pending)
     for i, r, record in par(jobs):
         results[(i, r)] = record
         bar.update()
 
 
-def _indexed_task(fn, i, g, r, seed, path):
-    return i, r, _run_task(fn, g, r, seed, path)
+def _indexed_task(fn, i, g, r, seed, path, code=""):
+    return i, r, _run_task(fn, g, r, seed, path, code)
 
 
-def _run_dask(fn, pending, seed, n_jobs, scheduler, results, bar):
+def _run_dask(fn, pending, seed, n_jobs, scheduler, results, bar, code):
     from distributed import Client, LocalCluster, as_completed
 
     own = None
@@ -324,7 +527,7 @@ def _run_dask(fn, pending, seed, n_jobs, scheduler, results, bar):
     else:
         client = scheduler
     try:
-        futures = [client.submit(_indexed_task, fn, i, g, r, seed, path, pure=False)
+        futures = [client.submit(_indexed_task, fn, i, g, r, seed, path, code, pure=False)
                    for i, g, r, path in pending]
         for fut in as_completed(futures):
             i, r, record = fut.result()

@@ -3,10 +3,10 @@ r"""Instance builders shared by the chapters (one function per benchmark of the 
 from __future__ import annotations
 
 import functools
-from pathlib import Path
 
 import numpy as np
 
+from . import datasets
 from .environments import BernoulliLinearBandit, GaussianLinearBandit
 from .validation import check_rng, as_vector, check_int, check_nonnegative, check_positive
 
@@ -198,26 +198,16 @@ def multivariate_testing(D: int, rng, *, alpha1: float = 1.0, alpha2: float = 0.
 # Real click data: the Open Bandit Dataset sample (stand-in for Yahoo! R6A)
 # ---------------------------------------------------------------------------------------------
 
-#: Where the committed derived tables live: ``data/obd`` at the root of the repository (two
-#: levels above the ``bai`` package in ``lib/bai``). Made by ``scripts/make_obd_data.py``.
-CLICK_DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "obd"
+#: The folder of the click tables, shipped inside the package as ``bai/data/obd`` (found by
+#: :mod:`bai.datasets` through :mod:`importlib.resources`). Made by ``scripts/make_obd_data.py``.
+CLICK_DATA_DIR = datasets.data_dir("obd")
 
 
 @functools.lru_cache(maxsize=1)
 def _click_tables():
-    import pandas as pd
-
-    files = ["user_vectors.csv", "item_vectors.csv", "theta.csv", "arms.csv"]
-    missing = [f for f in files if not (CLICK_DATA_DIR / f).is_file()]
-    if missing:
-        raise FileNotFoundError(
-            f"the derived Open Bandit Dataset tables {missing} are missing from {CLICK_DATA_DIR}; "
-            "they are committed with the repository (regenerate them with "
-            "`python scripts/make_obd_data.py`)")
-    users = pd.read_csv(CLICK_DATA_DIR / "user_vectors.csv")
-    items = pd.read_csv(CLICK_DATA_DIR / "item_vectors.csv")
-    theta = pd.read_csv(CLICK_DATA_DIR / "theta.csv")["theta"].to_numpy(float)
-    arms = pd.read_csv(CLICK_DATA_DIR / "arms.csv")
+    tables = datasets.obd_tables()
+    users, items, arms = tables["users"], tables["items"], tables["arms"]
+    theta = tables["theta"]["theta"].to_numpy(float)
     U = users[[c for c in users.columns if c[0] == "u" and c[1:].isdigit()]].to_numpy(float)
     A = items[[c for c in items.columns if c[0] == "a" and c[1:].isdigit()]].to_numpy(float)
     row = {iid: r for r, iid in enumerate(items["item_id"])}
@@ -239,7 +229,8 @@ def click_data():
     groups x 80 items; ``x[0] = 1``); ``theta_pm`` (36,): the ridge fit (regulariser 0.01) of the
     target +1 (click) / -1 (no click) over the 20,000 records; ``arms``: a table with
     ``user_group``, ``item_id``, ``records``, ``clicks`` and the fitted click probability
-    ``p_hat`` :math:`=(1+x^\top\theta_{pm})/2` of each candidate. See ``data/obd/README.md``.
+    ``p_hat`` :math:`=(1+x^\top\theta_{pm})/2` of each candidate. See
+    ``bai/data/obd/README.md`` (:func:`bai.datasets.data_file`).
     """
     X, theta, arms = _click_tables()
     return X, theta, arms.copy()
@@ -346,3 +337,50 @@ def prop1_instance(d: int, *, angle: float = 0.1, sigma: float = 1.0) -> Gaussia
     """
     X, theta = _paired_angles(d, angle)
     return GaussianLinearBandit(X=X, theta=theta, sigma=sigma, name=f"prop1(d={d}, angle={angle})")
+
+
+# ---------------------------------------------------------------------------------------------
+# Wu, Zheng, Zhu (BAICS): the two examples of Sec. 5
+# ---------------------------------------------------------------------------------------------
+
+from .environments import SubpopulationGaussian  # noqa: E402
+
+__all__ += ["baics_e1", "baics_e2", "baics_example", "BAICS_EXAMPLES"]
+
+
+def baics_e1(M: int = 3) -> SubpopulationGaussian:
+    r"""Example 1 of Wu, Zheng, Zhu (BAICS), Sec. 5.1 (Table 1, Figure 1).
+
+    :math:`K=3` arms, :math:`L=3` subpopulations, :math:`\mathbf q=(0.2,0.3,0.5)`, unit-variance
+    Gaussian cells. Qualities :math:`(0.62,0.35,1.01)`; arm 3 (the best by quality) is infeasible
+    on subpopulation 1, so :math:`k^*` is arm 1 (index 0). The paper does not state ``M``, the
+    number of constrained subpopulations: **ASSUMED** ``M = 3`` (every negative mean sits in
+    subpopulation 1, so ``M`` changes neither :math:`k^*` nor :math:`T^*`).
+    """
+    return SubpopulationGaussian([[0.2, 0.6, 0.8], [0.4, 0.4, 0.3], [-0.2, 1.0, 1.5]],
+                                 [0.2, 0.3, 0.5], M=M, name="E1 (Sec. 5.1)")
+
+
+def baics_e2(M: int = 3) -> SubpopulationGaussian:
+    r"""Example 2 of Wu, Zheng, Zhu (BAICS), Sec. 5.2 (Figure 2).
+
+    :math:`K=4` arms, :math:`L=3` subpopulations, :math:`\mathbf q` uniform. Arms 1 and 2 tie for
+    the highest quality; arms 1 and 4 are infeasible on subpopulation 1, and the feasible arm 3 is
+    close behind arm 2, the best feasible arm (index 1). ``M`` as in :func:`baics_e1`.
+    """
+    return SubpopulationGaussian([[-0.2, 0.4, 1.2], [0.2, 0.6, 0.6], [0.3, 0.3, 0.6],
+                                  [-0.6, 0.8, 0.4]], [1 / 3, 1 / 3, 1 / 3], M=M,
+                                 name="E2 (Sec. 5.2)")
+
+
+#: The examples of Sec. 5 by name.
+BAICS_EXAMPLES = {"E1": baics_e1, "E2": baics_e2}
+
+
+def baics_example(name: str, M: int = 3) -> SubpopulationGaussian:
+    """The example of Sec. 5 called ``name`` (``"E1"`` or ``"E2"``): see :func:`baics_e1`."""
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a string, got {type(name).__name__}")
+    if name not in BAICS_EXAMPLES:
+        raise ValueError(f"name must be one of {list(BAICS_EXAMPLES)}, got {name!r}")
+    return BAICS_EXAMPLES[name](M)

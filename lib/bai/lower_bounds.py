@@ -1,5 +1,27 @@
-r"""Lower bounds.
+r"""Lower bounds: every lower bound the book computes.
 
+Linear bandits (Gaussian noise)
+-------------------------------
+:func:`psi_star`, :func:`oracle_design`
+    :math:`H_{LB}` (Soare, Lazaric, Munos 2014, Eq. 6) :math:`=\psi^*` (Fiez et al. 2019,
+    Thm 1), :math:`\min_\lambda\max_{z\ne z_*}\|z_*-z\|^2_{A(\lambda)^{-1}}/\Delta(z)^2`, and its
+    optimal design :math:`\lambda^*`; defined in :mod:`bai.designs` (a design problem) and
+    re-exported here (the same objects).
+:func:`linear_expected_time_lower_bound`
+    :math:`E[\tau_\delta]\ge2\sigma^2\psi^*\log(1/(2.4\delta))` for every
+    :math:`\delta`-correct algorithm.
+
+:func:`h_epsilon`
+    LinGapE's complexity :math:`H_\epsilon` (Xu et al. 2018, Eq. 13), re-exported (lazily: it is
+    defined in :mod:`bai.algorithms.lingape`) so that every complexity the book compares with
+    :math:`\psi^*` is reachable from here. It is *not* a lower bound: it enters the upper bound
+    of their Theorem 2, and their Theorem 3 compares it with :math:`\psi^*`.
+
+Not here, because it is an upper bound: Theorem 2 of Fiez et al. (2019)
+(:func:`bai.algorithms.rage.theorem2_bound`).
+
+Best arm identification with fairness constraints (BAICS)
+---------------------------------------------------------
 The sample-complexity lower bound of best arm identification with fairness constraints on
 subpopulations (BAICS; Wu, Zheng, Zhu), Sec. 3 of the paper, and the function whose maximiser
 the sampling rule of T-a-SCS tracks (Sec. 4.1).
@@ -52,11 +74,13 @@ Solvers
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
 
 import numba
 import numpy as np
 
+from .designs import oracle_design, psi_star
 from .validation import (
     as_matrix,
     as_vector,
@@ -64,6 +88,7 @@ from .validation import (
     check_int,
     check_positive,
     check_probability_vector,
+    check_bool as _check_bool,
 )
 
 __all__ = [
@@ -82,7 +107,20 @@ __all__ = [
     "lower_bound_cvxpy",
     "kl_delta",
     "expected_time_lower_bound",
+    "psi_star",
+    "oracle_design",
+    "linear_expected_time_lower_bound",
+    "h_epsilon",
 ]
+
+
+def __getattr__(name):
+    # h_epsilon lives with LinGapE, which imports this module: a lazy re-export avoids the cycle
+    if name == "h_epsilon":
+        from .algorithms.lingape import h_epsilon
+
+        return h_epsilon
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 #: weights at most this fraction of the total weight are treated as exactly zero (free cells)
 ZERO_WEIGHT_RTOL = 1e-13
@@ -831,7 +869,46 @@ def expected_time_lower_bound(T_star, delta) -> float:
     Returns
     -------
     float
+        :math:`T^*\mathrm{kl}(\delta,1-\delta)` for :math:`\delta<1/2`, and 0 for
+        :math:`\delta\ge1/2`: the inequality behind (5) holds only below 1/2 (above, a
+        recommendation drawn at random with no sample is already :math:`\delta`-correct on two
+        arms, and :math:`\mathrm{kl}(\delta,1-\delta)`, symmetric about 1/2, would give a false
+        bound), so 0 is the correct value there, also when :math:`T^*=\infty`.
     """
-    if not (isinstance(T_star, float) and T_star == math.inf):
+    if isinstance(T_star, bool) or not isinstance(T_star, numbers.Real):
+        raise TypeError(f"T_star must be a positive real number or inf, got {type(T_star).__name__}")
+    if not (float(T_star) == math.inf):
         T_star = check_positive(T_star, "T_star")
-    return T_star * kl_delta(delta)
+    delta = check_delta(delta)
+    if delta >= 0.5:
+        return 0.0
+    return float(T_star) * kl_delta(delta)
+
+
+# ---------------------------------------------------------------------------------------------
+# Linear bandits
+# ---------------------------------------------------------------------------------------------
+
+
+def linear_expected_time_lower_bound(X, theta, delta, *, Z=None, sigma: float = 1.0,
+                                     exact_kl: bool = False, **design_kw) -> float:
+    r"""Lower bound on :math:`E[\tau_\delta]` of any :math:`\delta`-correct algorithm on a linear
+    bandit with :math:`\mathcal N(0,\sigma^2)` noise (arms ``X``, items ``Z``, default ``X``).
+
+    The KL divergence of two arms' reward laws is :math:`(x^\top(\theta-\lambda))^2/(2\sigma^2)`,
+    so the characteristic time (Garivier and Kaufmann 2016; Soare et al. 2014, Sec. 3; Fiez et al.
+    2019, Thm 1) is :math:`T^*=2\sigma^2\psi^*` with :math:`\psi^*=H_{LB}` (:func:`psi_star`),
+    and :math:`E[\tau_\delta]\ge T^*\mathrm{kl}(\delta,1-\delta)\ge T^*\log(1/(2.4\delta))`
+    (for :math:`\delta<1/2`; the returned bound is 0 where its factor would not be positive).
+    Returns :math:`2\sigma^2\psi^*\log(1/(2.4\delta))`, or :math:`2\sigma^2\psi^*\,\mathrm{kl}(\delta,1-\delta)`
+    with ``exact_kl`` (:func:`kl_delta`, the larger). ``design_kw`` go to the design solver.
+    """
+    delta = check_delta(delta)
+    sigma = check_positive(sigma, "sigma")
+    exact_kl = _check_bool(exact_kl, "exact_kl")
+    T = 2.0 * sigma**2 * psi_star(X, theta, Z, **design_kw)
+    # both factors are valid only where positive (delta < 1/2, resp. 1/2.4): 0 above (see
+    # expected_time_lower_bound), never a negative or a false bound
+    factor = kl_delta(delta) if exact_kl and delta < 0.5 else (
+        0.0 if exact_kl else max(0.0, math.log(1.0 / (2.4 * delta))))
+    return T * factor

@@ -21,6 +21,11 @@ __all__ = [
     "check_int",
     "check_probability_vector",
     "check_spanning",
+    "check_in_interval",
+    "check_optional_int",
+    "check_bool",
+    "check_choice",
+    "check_unique_best",
 ]
 
 
@@ -71,6 +76,7 @@ def as_vector(value, name: str, *, size: int | None = None) -> np.ndarray:
 
 def check_spanning(X: np.ndarray, name: str = "X", *, tol: float = 1e-10) -> None:
     """Raise unless the rows of ``X`` span R^d (needed for least squares to be identifiable)."""
+    X = as_matrix(X, name)
     d = X.shape[1]
     s = np.linalg.svd(X, compute_uv=False)
     if s.size < d or s[-1] <= tol * max(1.0, s[0]):
@@ -149,3 +155,60 @@ def check_rng(rng, name: str = "rng") -> np.random.Generator:
     if not isinstance(rng, np.random.Generator):
         raise TypeError(f"{name} must be a numpy.random.Generator, got {type(rng).__name__}")
     return rng
+
+
+def check_in_interval(value, name: str, low: float, high: float, *, low_open: bool = False,
+                      high_open: bool = False) -> float:
+    """A finite real number in the interval from ``low`` to ``high`` (ends closed unless open)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
+    value = float(value)
+    below = value <= low if low_open else value < low
+    above = value >= high if high_open else value > high
+    if not np.isfinite(value) or below or above:
+        interval = f"{'(' if low_open else '['}{low:g}, {high:g}{')' if high_open else ']'}"
+        raise ValueError(f"{name} must be a finite number in {interval}, got {value}")
+    return value
+
+
+def check_optional_int(value, name: str, *, minimum: int | None = None) -> int | None:
+    """``None`` (use the default) or an integer, as :func:`check_int`."""
+    return None if value is None else check_int(value, name, minimum=minimum)
+
+
+def check_bool(value, name: str) -> bool:
+    """A ``bool`` (numpy booleans accepted); integers and strings refused."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {type(value).__name__}")
+    return bool(value)
+
+
+def check_choice(value, name: str, choices) -> object:
+    """One of ``choices`` (compared by equality; unhashable values refused with a TypeError)."""
+    choices = tuple(choices)
+    try:
+        ok = any(value == c and type(value) is type(c) for c in choices)
+    except Exception:  # pragma: no cover - exotic comparisons
+        ok = False
+    if not ok:
+        if not isinstance(value, tuple({type(c) for c in choices})):
+            raise TypeError(f"{name} must be one of {choices}, got {type(value).__name__}")
+        raise ValueError(f"{name} must be one of {choices}, got {value!r}")
+    return value
+
+
+def check_unique_best(values, name: str = "env", *, what: str = "arm", rtol: float = 1e-12) -> int:
+    """Index of the unique largest entry of ``values``, or a ``ValueError`` naming ``name``.
+
+    Best-arm algorithms assume a unique best answer (a positive gap): with a tie their stopping
+    rules can never fire, so they would run to their budget. The tolerance is the one of
+    :mod:`bai.algorithms.soare` and :mod:`bai.algorithms.rage` (``1e-12`` relative).
+    """
+    v = as_vector(values, name)
+    if v.size < 1:
+        raise ValueError(f"{name} must have at least one mean reward")
+    top = v.max()
+    if np.sum(v >= top - rtol * max(1.0, abs(top))) > 1:
+        raise ValueError(f"{name} must have a unique best {what} (a positive gap): its best "
+                         f"mean {top:g} is shared, so the algorithm would never stop")
+    return int(np.argmax(v))

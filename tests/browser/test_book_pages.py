@@ -1,7 +1,9 @@
 """Browser test of the built book: every page of the table of contents, opened in headless
 Chromium from a local server, loads (HTTP 200, a title), raises no JavaScript or console error,
 shows no notebook error output, and each notebook chapter shows its figures (images that
-actually decoded); the ledger page holds the claims table. A full-page screenshot of every page
+actually decoded), its computed summary on its first screen (above the first section) and at
+least three exercises, each with a solution that opens on a click and holds executed code; the
+ledger page holds the claims table, and the status page one row per chapter. A full-page screenshot of every page
 goes to ``build/screenshots/<page>.png``.
 
 Requests that leave localhost (the theme loads MathJax from a CDN) are answered with an empty
@@ -40,6 +42,42 @@ RAW_MATH_JS = r"""() => [...document.querySelectorAll('.math')]
     .filter(el => !el.querySelector('mjx-container')
                   && (el.textContent.includes('\\(') || el.textContent.includes('\\[')))
     .length"""
+
+
+# the summary box must come before the first section of the chapter (the reader's first screen)
+SUMMARY_FIRST_JS = """() => {
+    const box = document.querySelector('article .claims-summary');
+    const h2 = document.querySelector('article section section h2');
+    if (!box) return 'missing';
+    if (h2 && (box.compareDocumentPosition(h2) & Node.DOCUMENT_POSITION_PRECEDING)) return 'late';
+    return box.getBoundingClientRect().top + window.scrollY < 1400 ? 'ok' : 'low';
+}"""
+
+
+def _summary_and_exercises(page) -> list[str]:
+    problems = []
+    where = page.evaluate(SUMMARY_FIRST_JS)
+    if where != "ok":
+        problems.append(f"the chapter's computed summary is {where} (expected on its first screen)")
+    else:
+        text = page.locator("article .claims-summary").first.inner_text()
+        if not re.search(r"\d+ of \d+ (claims|checks)", text):
+            problems.append(f"the summary holds no computed totals: {text[:200]!r}")
+    exercises = page.locator("article .exercise")
+    solutions = page.locator("article .solution")
+    if exercises.count() < 3:
+        problems.append(f"{exercises.count()} exercises (at least three expected)")
+    if solutions.count() < exercises.count():
+        problems.append(f"{solutions.count()} solutions for {exercises.count()} exercises")
+    if solutions.count():
+        first = solutions.first
+        toggle = first.locator(".admonition-title, summary, button").first
+        toggle.click()
+        page.wait_for_timeout(300)
+        code = first.locator(".cell_input, .highlight")
+        if code.count() == 0 or not code.first.is_visible():
+            problems.append("the first solution shows no code after a click")
+    return problems
 
 
 def _name(entry: str) -> str:
@@ -140,6 +178,16 @@ def test_page(entry, is_notebook, book_url, browser, shots):
                 if raw or page.locator(".math mjx-container").count() == 0:
                     problems.append(f"math not typeset by MathJax ({raw} .math elements still "
                                     f"hold raw TeX)")
+
+        if is_notebook:
+            problems += _summary_and_exercises(page)
+        if entry == "status":
+            rows = page.locator("table.build-status tbody tr").count()
+            chapters = len([e for e, nb in PAGES if nb])
+            if rows < chapters + 1:   # one row per chapter and the total
+                problems.append(f"the build-status table has {rows} rows for {chapters} chapters")
+            if "with the library bai" not in page.locator("article").inner_text():
+                problems.append("the status page does not name the library's version")
 
         if entry == "ledger":
             tables = page.locator("table.claims-ledger")

@@ -10,6 +10,12 @@ recommendation rule (Sec. 4.2):
   blind to the constraints, the subpopulation drawn from :math:`q` (Sec. 5);
 * :func:`uniform_sampling` -- arm uniform, subpopulation drawn from :math:`q` (Sec. 5).
 
+Each is one run, ``<rule>(env, rng, ...) -> BAICSResult``; ``<rule>_runs(env, n_runs, rng, ...)``
+(:func:`t_a_scs_runs`, :func:`t_a_s_runs`, :func:`uniform_sampling_runs`) gives a batch as a
+:class:`bai.algorithms.common.RunsResult`. The threshold :math:`\beta(t,\delta)` is
+:func:`bai.estimation.baics_threshold` (compiled: :func:`bai.estimation.baics_threshold_kernel`,
+called by the loop); the lower bound :math:`T^*` is in :mod:`bai.lower_bounds`.
+
 Stopping (Sec. 4.2, (10)): :math:`Z(t)=\tfrac t2F_{\hat\mu(t)}(N(t)/t)>\beta(t,\delta)` with
 :math:`\beta(t,\delta)=\ln((1+\ln t)/\delta)` (the paper's practical threshold). Recommendation:
 the empirically best feasible arm, ``-1`` (the paper's :math:`\hat k=0`) if none.
@@ -68,6 +74,7 @@ import numba
 import numpy as np
 
 from ..environments import SubpopulationGaussian
+from ..estimation import baics_threshold, baics_threshold_kernel
 from ..lower_bounds import (
     _alt_eval,
     _alt_value,
@@ -77,6 +84,7 @@ from ..lower_bounds import (
     check_instance,
 )
 from ..validation import check_rng, as_matrix, as_vector, check_delta, check_int, check_nonnegative, check_positive
+from .common import RunsResult
 
 __all__ = [
     "ALGORITHMS",
@@ -85,6 +93,9 @@ __all__ = [
     "t_a_scs",
     "t_a_s",
     "uniform_sampling",
+    "t_a_scs_runs",
+    "t_a_s_runs",
+    "uniform_sampling_runs",
     "run_algorithm",
     "threshold",
     "glr_statistic",
@@ -222,7 +233,7 @@ def _run_chunk(mode, mu, q, M, delta, tau_max, step, glr_scale, forced_iterate, 
                 mh[k, l] = S[k, l] / N[k, l]
         k1 = _best_feasible(mh, q, M)
         Z = glr_scale * _alt_value(mh, q, M, N, k1, grad, d1, dk)
-        beta = math.log((1.0 + math.log(t)) / delta)
+        beta = baics_threshold_kernel(t, delta)
         state[2] = Z
         state[3] = beta
         state[4] = k1
@@ -352,6 +363,11 @@ class BAICSResult:
     glr: float
     threshold: float
     max_tracking_ratio: float
+
+    @property
+    def stopped(self) -> bool:
+        """The run stopped by (10) before ``tau_max`` (``not capped``)."""
+        return not self.capped
 
     def to_dict(self) -> dict:
         """JSON-serialisable record (for :func:`bai.experiments.run_experiment`)."""
@@ -507,6 +523,30 @@ def uniform_sampling(env, rng, *, delta: float = 0.1, tau_max: int = 15000, n0: 
     return _run("Uniform", env, rng, delta, tau_max, n0, glr_scale)
 
 
+def _runs(name, env, n_runs, rng, kwargs) -> RunsResult:
+    n_runs = check_int(n_runs, "n_runs", minimum=1)
+    out = [run_algorithm(name, env, rng, **kwargs) for _ in range(n_runs)]
+    return RunsResult.from_runs(name, out, info={
+        "glr": np.array([o.glr for o in out]), "threshold": np.array([o.threshold for o in out]),
+        "max_tracking_ratio": np.array([o.max_tracking_ratio for o in out])})
+
+
+def t_a_scs_runs(env, n_runs: int, rng, **kwargs) -> RunsResult:
+    """``n_runs`` independent :func:`t_a_scs` runs (one generator) as a ``RunsResult``
+    (``counts`` of shape ``(n_runs, K, L)``; ``stopped`` is ``not capped``)."""
+    return _runs("T-a-SCS", env, n_runs, rng, kwargs)
+
+
+def t_a_s_runs(env, n_runs: int, rng, **kwargs) -> RunsResult:
+    """``n_runs`` independent :func:`t_a_s` runs (one generator) as a ``RunsResult``."""
+    return _runs("T-a-S", env, n_runs, rng, kwargs)
+
+
+def uniform_sampling_runs(env, n_runs: int, rng, **kwargs) -> RunsResult:
+    """``n_runs`` independent :func:`uniform_sampling` runs (one generator) as a ``RunsResult``."""
+    return _runs("Uniform", env, n_runs, rng, kwargs)
+
+
 def run_algorithm(name: str, env, rng, **kwargs) -> BAICSResult:
     """Run the sampling rule called ``name`` (one of :data:`ALGORITHMS`, Sec. 5, Table 1).
 
@@ -529,21 +569,8 @@ def run_algorithm(name: str, env, rng, **kwargs) -> BAICSResult:
     return fns[name](env, rng, **kwargs)
 
 
-def threshold(t, delta) -> float:
-    r"""The stopping threshold used in the experiments, :math:`\beta(t,\delta)=\ln((1+\ln t)/\delta)` (Sec. 4.2).
-
-    Parameters
-    ----------
-    t : int, at least 1
-    delta : float in (0, 1)
-
-    Returns
-    -------
-    float
-    """
-    t = check_int(t, "t", minimum=1)
-    delta = check_delta(delta)
-    return math.log((1.0 + math.log(t)) / delta)
+# the threshold beta(t, delta) of Sec. 4.2 lives in bai.estimation (one definition for the loop)
+threshold = baics_threshold
 
 
 def glr_statistic(counts, means, q, M) -> float:
@@ -611,6 +638,8 @@ def project_simplex(v, eps: float = 0.0) -> np.ndarray:
     (n,) array
     """
     v = as_vector(v, "v")
+    if v.size < 1:
+        raise ValueError("v must have at least one entry")
     eps = check_nonnegative(eps, "eps")
     if eps * v.size > 1.0 + 1e-12:
         raise ValueError(f"eps must be at most 1/n = {1.0 / v.size}, got {eps}")

@@ -30,8 +30,14 @@ Variants used to examine the paper's experiments (``radius`` and ``log_union`` o
 script :math:`R\sqrt{d\log(K^2(1+t)/\delta)}+\lambda^{1/2}S`, and :math:`K` in place of
 :math:`K^2` in the logarithm. :func:`select_direction` computes :math:`B(t)`, :math:`i_t`,
 :math:`j_t` and :math:`C_t` directly from the counts and reward sums (the reference for the
-compiled loop). :func:`xy_static_ridge` is the XY-static allocation of the authors' real-data
-code (ridge estimate, every arm pulled once, rewards of any environment, e.g. Bernoulli).
+compiled loop). :func:`xy_static_ridge_runs` is the XY-static allocation of the authors'
+real-data code (ridge estimate, every arm pulled once, rewards of any environment, e.g. Bernoulli).
+
+The radius :math:`C_t` is :func:`bai.estimation.lingape_radius` (compiled:
+:func:`bai.estimation.lingape_radius_kernel`, called by both loops); the ridge XY-static's width
+is Soare et al.'s (:func:`bai.estimation.soare_log_term`). One run: :func:`lingape`
+(:class:`LinGapEResult`), :func:`xy_static_ridge`; batches: :func:`lingape_runs`,
+:func:`xy_static_ridge_runs` (:class:`bai.algorithms.common.RunsResult`).
 """
 
 from __future__ import annotations
@@ -44,15 +50,25 @@ import numpy as np
 from scipy.optimize import linprog
 
 from ..environments import BernoulliLinearBandit, GaussianLinearBandit
-from ..validation import check_rng, as_matrix, as_vector, check_delta, check_int, check_nonnegative, check_positive
-from .soare import RunsResult, simulate_static_path
+from ..estimation import (
+    LINGAPE_RADII,
+    lingape_radius,
+    lingape_radius_base,
+    lingape_radius_kernel,
+    soare_c,
+    soare_log_term,
+)
+from ..validation import (check_rng, as_matrix, as_vector, check_delta, check_int, check_nonnegative,
+                          check_positive, check_unique_best)
+from .common import RunResult, RunsResult, simulate_static_path
 
-__all__ = ["ratio_weights", "LazyRatioWeights", "LOWMEM_ABOVE_K", "h_epsilon", "LinGapEResult", "lingape", "lingape_runs", "RULES",
-           "RADII", "LOG_UNIONS", "confidence_radius", "select_direction", "xy_static_ridge"]
+__all__ = ["ratio_weights", "LazyRatioWeights", "LOWMEM_ABOVE_K", "h_epsilon", "LinGapEResult",
+           "lingape", "lingape_runs", "RULES", "RADII", "LOG_UNIONS", "confidence_radius",
+           "select_direction", "xy_static_ridge", "xy_static_ridge_runs"]
 
 RULES = ("greedy", "ratio")
 #: Confidence radii C_t: "det" (Eq. 3), "det-bound" (Eq. 4), "code" (the authors' early script).
-RADII = ("det", "det-bound", "code")
+RADII = LINGAPE_RADII
 #: Union bound inside the logarithm: over the K^2 pairs (the paper) or the K arms.
 LOG_UNIONS = ("pairs", "arms")
 
@@ -134,18 +150,6 @@ class LinGapEResult:
 
 
 @numba.njit(cache=True)
-def _radius_kernel(radius, R, S, reg, base, logdet, union, delta, d, t, L2):
-    """:math:`C_t`: Eq. 3 (``radius`` 0), its determinant bound Eq. 4 (1) or the authors'
-    early script (2); see :func:`confidence_radius`."""
-    if radius == 0:
-        return R * np.sqrt(base + logdet) + np.sqrt(reg) * S
-    if radius == 1:
-        return R * np.sqrt(2.0 * np.log(union / delta)
-                           + d * np.log(1.0 + t * L2 / (reg * d))) + np.sqrt(reg) * S
-    return R * np.sqrt(d * np.log(union * (1.0 + t) / delta)) + np.sqrt(reg) * S
-
-
-@numba.njit(cache=True)
 def _ratio_arm(counts, p):
     """Rule (12) of Xu et al.: :math:`\\arg\\min_a T_a(t)/p_a(i_t,j_t)` (first index on ties)."""
     best = np.inf
@@ -220,11 +224,11 @@ def _lingape_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, rule, P, 
         sums[k] += r
     t = K
     H, mu, logdet = _exact_state(X, counts, sums, reg)
-    base = 2.0 * np.log(union / delta) - d * np.log(reg)
+    base = lingape_radius_base(union, delta, d, reg)
     Hcol = np.empty(K)
     since = 0
     while True:
-        Ct = _radius_kernel(radius, R, S, reg, base, logdet, union, delta, d, t, L2)
+        Ct = lingape_radius_kernel(radius, R, S, reg, base, logdet, union, delta, d, t, L2)
         i_t = _empirical_best(mu)  # random ties
         # most ambiguous challenger j_t != i_t
         j_t = -1
@@ -451,7 +455,7 @@ def _lingape_lowmem_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, ru
     t = istate[0]
     since = istate[1]
     logdet = fstate[0]
-    base = 2.0 * np.log(union / delta) - d * np.log(reg)
+    base = lingape_radius_base(union, delta, d, reg)
     u = np.empty(d)
     g = np.empty(d)
     Hcol = np.empty(K)
@@ -463,7 +467,7 @@ def _lingape_lowmem_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, ru
             j_t = istate[4]
             istate[3] = -1
         else:
-            Ct = _radius_kernel(radius, R, S, reg, base, logdet, union, delta, d, t, L2)
+            Ct = lingape_radius_kernel(radius, R, S, reg, base, logdet, union, delta, d, t, L2)
             i_t = _empirical_best(mu)
             # u = A^-1 x_i; ||x_i - x_j||^2_{A^-1} = h_i + h_j - 2 x_j^T u
             for a in range(d):
@@ -620,14 +624,21 @@ def lingape(env, rng, *, delta: float = 0.05, epsilon: float = 0.0, rule: str = 
         Precomputed :func:`ratio_weights`, or a lazy per-pair cache to share between runs (the
         ratio rule computes them otherwise: all pairs up front for small ``K``, lazily above).
     radius : ``"det"``, ``"det-bound"`` or ``"code"``
-        The confidence radius :math:`C_t` (see :func:`confidence_radius`): Eq. 3 (default, the
+        The confidence radius :math:`C_t` (see :func:`bai.estimation.lingape_radius`): Eq. 3 (default, the
         paper), its determinant bound Eq. 4, or the authors' early script's
         :math:`R\sqrt{d\log(K^2(1+t)/\delta)}+\lambda^{1/2}S`.
     log_union : ``"pairs"`` or ``"arms"``
         :math:`K^2` (default, a union over pairs) or :math:`K` inside the logarithm.
     max_steps : int
         A run is cut after this many rounds (``stopped`` False); the state at the cut is
-        returned, so ``max_steps`` also serves to inspect the algorithm at a given round.
+        returned, so ``max_steps`` also serves to inspect the algorithm at a given round. The
+        default, :math:`10^9`, is finite; reaching it is reported as ``stopped=False``.
+
+    Raises
+    ------
+    ValueError
+        With ``epsilon = 0`` on an instance whose best arm is not unique (a zero gap): the
+        stopping rule :math:`B(t)\le0` could never fire, so the run is refused at the start.
 
     Notes
     -----
@@ -650,6 +661,8 @@ def lingape(env, rng, *, delta: float = 0.05, epsilon: float = 0.0, rule: str = 
     S = float(np.linalg.norm(env.theta)) if S is None else check_nonnegative(S, "S")
     R = (env.sigma if gaussian else 0.5) if R is None else check_positive(R, "R")
     max_steps = check_int(max_steps, "max_steps", minimum=env.K)
+    if epsilon == 0.0:  # B(t) <= 0 never holds with a tie: refuse instead of running to max_steps
+        check_unique_best(env.means, "env")
     refresh_every = check_int(refresh_every, "refresh_every", minimum=1)
     if radius not in RADII:
         raise ValueError(f"radius must be one of {RADII}, got {radius!r}")
@@ -712,41 +725,8 @@ def lingape_runs(env, n_runs: int, rng, **kw) -> RunsResult:
 # ---------------------------------------------------------------------------------------------
 
 
-def confidence_radius(t, logdet_ratio, *, d: int, K: int, delta: float, reg: float = 1.0,
-                      R: float = 1.0, S: float = 0.0, L: float = 1.0, radius: str = "det",
-                      log_union: str = "pairs"):
-    r"""The radius :math:`C_t` multiplying :math:`\|x_i-x_j\|_{A_t^{-1}}` in LinGapE's widths.
-
-    ``radius``:
-
-    ``"det"`` (Eq. 3)
-        :math:`R\sqrt{2\log(k/\delta)+\log(\det A_t/\det\lambda I)}+\lambda^{1/2}S`;
-    ``"det-bound"`` (Eq. 4, valid when :math:`\|x\|\le L`)
-        :math:`R\sqrt{2\log(k/\delta)+d\log(1+tL^2/(\lambda d))}+\lambda^{1/2}S`;
-    ``"code"`` (the authors' early script)
-        :math:`R\sqrt{d\log(k(1+t)/\delta)}+\lambda^{1/2}S`,
-
-    with :math:`k=K^2` (``log_union="pairs"``) or :math:`K` (``"arms"``). ``t`` is the number
-    of rounds and ``logdet_ratio`` is :math:`\log\det A_t-d\log\lambda` (used by ``"det"`` only).
-    Vectorised in ``t`` and ``logdet_ratio``.
-    """
-    if radius not in RADII:
-        raise ValueError(f"radius must be one of {RADII}, got {radius!r}")
-    if log_union not in LOG_UNIONS:
-        raise ValueError(f"log_union must be one of {LOG_UNIONS}, got {log_union!r}")
-    delta = check_delta(delta)
-    reg, R = check_positive(reg, "reg"), check_positive(R, "R")
-    S, L = check_nonnegative(S, "S"), check_positive(L, "L")
-    d, K = check_int(d, "d", minimum=1), check_int(K, "K", minimum=2)
-    k = K**2 if log_union == "pairs" else K
-    t = np.asarray(t, dtype=float)
-    if radius == "det":
-        inner = 2.0 * math.log(k / delta) + np.asarray(logdet_ratio, dtype=float)
-    elif radius == "det-bound":
-        inner = 2.0 * math.log(k / delta) + d * np.log1p(t * L**2 / (reg * d))
-    else:
-        inner = d * np.log(k * (1.0 + t) / delta)
-    return R * np.sqrt(inner) + math.sqrt(reg) * S
+# the radius C_t lives in bai.estimation (one definition for the loops and this reference)
+confidence_radius = lingape_radius
 
 
 @dataclass
@@ -775,8 +755,11 @@ def select_direction(X, counts, sums, *, delta: float, reg: float = 1.0, R: floa
     X = as_matrix(X, "X", min_rows=2)
     K, d = X.shape
     counts = as_vector(counts, "counts", size=K)
+    if np.any(counts < 0):
+        raise ValueError(f"counts must be non-negative (numbers of pulls), got minimum {counts.min()}")
     sums = as_vector(sums, "sums", size=K)
     reg = check_positive(reg, "reg")
+    delta = check_delta(delta)
     A = reg * np.eye(d) + (X.T * counts) @ X
     theta = np.linalg.solve(A, X.T @ sums)
     mu = X @ theta
@@ -805,8 +788,7 @@ def _ridge_first_stop(X, A0, steps, counts, sums, delta, c, union):
     H = np.einsum("ki,cij,lj->ckl", X, np.linalg.inv(A), X)
     dg = np.einsum("ckk->ck", H)
     D = np.maximum(dg[:, :, None] + dg[:, None, :] - 2.0 * H, 0.0)
-    k = K**2 if union == "pairs" else K
-    logn = np.log(6.0 * np.asarray(steps, float) ** 2 * k / (math.pi**2 * delta))
+    logn = soare_log_term(np.asarray(steps, float), K, delta, union=union)
     W = c * np.sqrt(logn)[:, None, None] * np.sqrt(D)
     mu = np.einsum("ckl,rcl->rck", H, sums)
     best = np.argmax(mu, axis=2)
@@ -820,10 +802,10 @@ def _ridge_first_stop(X, A0, steps, counts, sums, delta, c, union):
     return first, rec
 
 
-def xy_static_ridge(env, n_runs: int, rng, *, delta: float = 0.05, sigma: float = 1.0,
-                    reg: float = 0.01, log_union: str = "pairs", grid_ratio: float = 1e-2,
-                    block_rtol: float = 1e-3, max_samples: int = 10**9, chunk: int = 128
-                    ) -> RunsResult:
+def xy_static_ridge_runs(env, n_runs: int, rng, *, delta: float = 0.05, sigma: float = 1.0,
+                         reg: float = 0.01, log_union: str = "pairs", grid_ratio: float = 1e-2,
+                         block_rtol: float = 1e-3, max_samples: int = 10**9, chunk: int = 128
+                         ) -> RunsResult:
     r"""XY-static as in the authors' real-data code (Xu et al. 2018, Sec. 7.2; spec E3).
 
     :math:`A=\text{reg}\,I` plus one pull of every arm, then the greedy XY rule over all pairs
@@ -843,7 +825,8 @@ def xy_static_ridge(env, n_runs: int, rng, *, delta: float = 0.05, sigma: float 
         raise ValueError(f"log_union must be one of {LOG_UNIONS}, got {log_union!r}")
     n_runs = check_int(n_runs, "n_runs", minimum=1)
     delta = check_delta(delta)
-    c = 2.0 * math.sqrt(2.0) * check_positive(sigma, "sigma")
+    check_unique_best(env.means, "env")  # Eq. 11 never fires with a tie
+    c = soare_c(sigma)
     reg = check_positive(reg, "reg")
     grid_ratio = check_positive(grid_ratio, "grid_ratio")
     X, K, d = np.ascontiguousarray(env.X, dtype=float), env.K, env.d
@@ -866,3 +849,8 @@ def xy_static_ridge(env, n_runs: int, rng, *, delta: float = 0.05, sigma: float 
                       correct=rec == env.best_item, stopped=~active, counts=stop_counts,
                       info={"grid_ratio": grid_ratio, "block_rtol": block_rtol, "reg": reg,
                             "sigma": sigma, "tie_seed": seed})
+
+
+def xy_static_ridge(env, rng, **kw) -> RunResult:
+    """One run of :func:`xy_static_ridge_runs` (one replication)."""
+    return xy_static_ridge_runs(env, 1, rng, **kw).run(0)

@@ -58,7 +58,8 @@ Confidence radius (Lemma 1; Zhao et al. 2016)
 .. math:: C(\sigma,\tau,\delta') = s\,\sigma\sqrt{\frac{a\log(\log_c\tau+1)
           + \frac c2\log(2\zeta(2a/c)/\delta')}{\tau}},\qquad C(\sigma,0,\cdot)=\infty,
 
-identical to :func:`bai.estimation.lil_radius`. ``s = 2`` (default, ``literal=False``) is the
+:func:`bai.estimation.lil_radius` (the loop uses its pieces :func:`bai.estimation.lil_loglog`
+and :func:`bai.estimation.lil_log_constant`). ``s = 2`` (default, ``literal=False``) is the
 valid radius: Zhao et al. state the bound for 1/2-sub-Gaussian increments. ``literal=True``
 (``s = 1``) is Grover et al.'s printed :math:`\sigma\sqrt{\cdot}`, anti-conservative for
 Gaussian noise of standard deviation :math:`\sigma`. **ASSUMED** (spec Sec. 1): ``a = 0.6``,
@@ -156,16 +157,15 @@ from dataclasses import dataclass
 
 import numba
 import numpy as np
-from scipy.special import zeta
 
 from ..environments import DelayedFeedbackArms
+from ..estimation import lil_log_constant as _lil_log_constant, lil_loglog, lil_radius
 from ..validation import check_rng, as_vector, check_delta, check_int, check_positive
 
 __all__ = [
     "RacingResult",
     "RandomDelays",
     "FinalValueDelays",
-    "lil_log_constant",
     "optimal_delta_split",
     "partial_radius",
     "simulate_pull",
@@ -319,11 +319,6 @@ def _draw_delay(seed, arm, pull, x, dkind, dlo, dhi, dscale, dmax):
     if v > dmax:
         return np.int64(dmax)
     return np.int64(v)
-
-
-@numba.njit(cache=True)
-def _loglog(tau, logc):
-    return math.log(math.log(tau) / logc + 1.0)
 
 
 @numba.njit(cache=True)
@@ -594,7 +589,7 @@ def _race_kernel(mu, sig, sigp, bias, seed, dkind, dlo, dhi, dscale, dmax, pd0,
             Fh = F[h]
             if Fh > 0:
                 cbest = scale * sig[h] * math.sqrt(
-                    (a * _loglog(Fh, logc) + vconst - kappa * math.log(delta)) / Fh)
+                    (a * lil_loglog(Fh, logc) + vconst - kappa * math.log(delta)) / Fh)
                 mbest = sumX[h] / Fh
             else:
                 cbest = inf
@@ -608,21 +603,21 @@ def _race_kernel(mu, sig, sigp, bias, seed, dkind, dlo, dhi, dscale, dmax, pd0,
                 if mm > 0:
                     Fp = Fh + mm
                     A[0] = scale * sig[h] / math.sqrt(Fp)
-                    V[0] = a * _loglog(Fp, logc) + vconst
+                    V[0] = a * lil_loglog(Fp, logc) + vconst
                     nt = 1
                     for s in range(b):
                         if s_act[s] and s_arm[s] == h and s_np[s] > 0:
                             P = s_np[s]
                             ysum += s_sumY[s] / P
                             A[nt] = scale * sigp[h] / (Fp * math.sqrt(P))
-                            V[nt] = a * _loglog(P, logc) + vconst
+                            V[nt] = a * lil_loglog(P, logc) + vconst
                             if pull_union:
                                 V[nt] += kappa * (_LOG_PI2_6 + 2.0 * math.log(s_j[s]))
                             nt += 1
                     zcorr = 0.0
                     if mode == 2:
                         A[nt] = scale * sigp[h] * mm / (Fp * math.sqrt(nb[h]))
-                        V[nt] = a * _loglog(nb[h], logc) + vconst
+                        V[nt] = a * lil_loglog(nb[h], logc) + vconst
                         nt += 1
                         zcorr = mm * sumZ[h] / nb[h]
                     # every delta_j <= delta, so this is a lower bound on the partial radius
@@ -732,11 +727,9 @@ def _delay_arrays(env: DelayedFeedbackArms, delays):
 
 
 def lil_log_constant(a: float = 0.6, c: float = 1.1) -> float:
-    r""":math:`\log(2\zeta(2a/c))`, the constant in
-    :math:`b(\delta')=\frac c2\log(2\zeta(2a/c)/\delta')` (Lemma 1; Zhao et al. 2016).
-    ``a = 0.6``, ``c = 1.1`` are ASSUMED (spec Sec. 1)."""
+    """:func:`bai.estimation.lil_log_constant` with this module's checks of ``a`` and ``c``."""
     a, c = _check_lil(a, c)
-    return math.log(2.0 * float(zeta(2.0 * a / c)))
+    return _lil_log_constant(a, c)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1059,8 +1052,7 @@ def lil_coverage(rng: np.random.Generator, *, n_runs: int, horizon: int, delta: 
     chunk = check_int(chunk, "chunk", minimum=1)
     s = 1.0 if _check_bool(literal, "literal") else 2.0
     tau = np.arange(1, horizon + 1, dtype=float)
-    rad = s * np.sqrt((a * np.log(np.log(tau) / math.log(c) + 1.0)
-                       + c / 2.0 * (lil_log_constant(a, c) - math.log(delta))) / tau)
+    rad = lil_radius(tau, delta, 1.0, a=a, c=c, literal=s == 1.0)
     bad, first = 0, []
     for lo in range(0, n_runs, chunk):
         m = min(chunk, n_runs - lo)
@@ -1110,8 +1102,7 @@ def partial_bound_coverage(rng: np.random.Generator, *, n_runs: int, n_pulls: in
     kappa = c / 2.0
     F = np.arange(1, n_pulls + 1)
     P = np.arange(1, delay)
-    full = s * sigma * np.sqrt((a * np.log(np.log(F) / math.log(c) + 1.0) + kappa * (
-        lil_log_constant(a, c) + math.log(n_arms) - math.log(delta))) / F)
+    full = lil_radius(F, delta / n_arms, sigma, a=a, c=c, literal=s == 1.0)
     part = np.empty((n_pulls, delay - 1))
     for fi, f in enumerate(F):
         off = kappa * (_LOG_PI2_6 + 2.0 * math.log(f)) if pull_union else 0.0

@@ -54,7 +54,14 @@ are used for :math:`A_t^{-1}` and :math:`\hat\theta_t` (as the authors' code; :m
 singular when :math:`\mathcal Y(\hat{\mathcal Z}_t)` spans a subspace). :math:`\rho_t` in
 :math:`N_t` is the value of the design actually used (what Prop. 2's guarantee refers to).
 
-:func:`theorem2_bound` is the phase sum of Theorem 2 with exact :math:`\rho(\mathcal Y(\mathcal S_t))`.
+:func:`theorem2_bound` is the phase sum of Theorem 2 with exact :math:`\rho(\mathcal Y(\mathcal S_t))`
+(an upper bound on RAGE's sample count; the lower bound :math:`\psi^*` is in
+:mod:`bai.lower_bounds`).
+
+The logarithms of the round sizes and widths are :func:`bai.estimation.rage_log_term`; ALBA's
+width is :func:`bai.estimation.alba_width`. One run: :func:`rage`, :func:`alba`, :func:`xy_phased`;
+batches: :func:`rage_runs`, :func:`alba_runs`, :func:`xy_phased_runs`
+(:class:`bai.algorithms.common.RunsResult`).
 """
 
 from __future__ import annotations
@@ -68,12 +75,16 @@ import numpy as np
 from ..designs import (PairwiseDifferences, frank_wolfe_design, oracle_directions, round_design,
                        solve_design)
 from ..environments import BernoulliLinearBandit, GaussianLinearBandit
+from ..estimation import alba_width, rage_log_term  # noqa: F401  (alba_width: old home)
 from ..validation import check_rng, as_matrix, as_vector, check_delta, check_int, check_positive
-from .soare import RunsResult
+from ..reported.fiez2019 import VALUES as _FIEZ_VALUES
+from .common import RunResult, RunsResult
 
 __all__ = ["RAGEResult", "rage", "rage_runs", "theorem2_bound", "ideal_active_sets", "alba",
-           "alba_runs", "alba_width", "xy_phased", "PHASED_KINDS", "PHASED_GAMMA",
+           "alba_runs", "xy_phased", "xy_phased_runs", "PHASED_KINDS", "PHASED_GAMMA",
            "SOLVERS", "READINGS", "r_epsilon", "round_size"]
+
+_FIEZ_SETTINGS = _FIEZ_VALUES["settings"]
 
 SOLVERS = ("fast", "frank-wolfe")
 READINGS = ("paper", "code", "code-gap")
@@ -96,9 +107,15 @@ def round_size(t: int, rho_t: float, epsilon: float, n_items: int, delta: float,
     r""":math:`N_t=\max\{\lceil2(2^t)^2\rho_t(1+\epsilon)\log(|\mathcal Z|^2/\delta_t)\rceil,r(\epsilon)\}`
     with :math:`\delta_t=\delta/t^2` (Algorithm 1); the code reading has :math:`2|\mathcal Z|^2`."""
     t = check_int(t, "t", minimum=1)
+    rho_t = check_positive(rho_t, "rho_t")
+    epsilon = check_positive(epsilon, "epsilon")
+    n_items = check_int(n_items, "n_items", minimum=2)
+    support_size = check_int(support_size, "support_size", minimum=1)
+    if reading not in READINGS:
+        raise ValueError(f"reading must be one of {READINGS}, got {reading!r}")
     delta_t = check_delta(delta, "delta") / t**2
     union = (2.0 if reading in ("code", "code-gap") else 1.0) * n_items**2
-    n = 2.0 * 4.0**t * rho_t * (1.0 + epsilon) * math.log(union / delta_t)
+    n = 2.0 * 4.0**t * rho_t * (1.0 + epsilon) * rage_log_term(union, delta_t)
     return max(int(math.ceil(n - 1e-9 * n)), r_epsilon(support_size, epsilon))
 
 
@@ -254,9 +271,9 @@ def _run(setup: _Setup, rng, max_rounds: int, max_samples: int,
         vals = Za @ theta_hat
         thr = 0.0
         if setup.reading == "paper":
-            c2 = 2.0 * math.log(setup.n_items**2 / delta_t)
+            c2 = 2.0 * rage_log_term(setup.n_items**2, delta_t)
         elif setup.reading == "code":
-            c2 = 2.0 * math.log(2.0 * K**2 / delta_t)
+            c2 = 2.0 * rage_log_term(2.0 * K**2, delta_t)
         else:  # "code-gap": the code's var=False branch, a fixed gap threshold 2^-t
             c2, thr = 0.0, 2.0**-t
         keep = _eliminate_kernel(W, vals, c2, setup.reading == "paper", thr)
@@ -313,7 +330,7 @@ def rage_runs(env, n_runs: int, rng, *, delta: float = 0.05, epsilon: float = 0.
               solver: str = "fast", reading: str = "paper", max_rounds: int = 64,
               max_samples: int = 10**15) -> RunsResult:
     """``n_runs`` independent RAGE runs (one generator, designs shared through a cache keyed by
-    the active set) as a :class:`bai.algorithms.soare.RunsResult`; ``info`` holds the rounds,
+    the active set) as a :class:`bai.algorithms.common.RunsResult`; ``info`` holds the rounds,
     the :math:`N_t` and active-set sizes per run, and the number of distinct designs solved."""
     n_runs = check_int(n_runs, "n_runs", minimum=1)
     setup = _Setup(env, delta, epsilon, solver, reading)
@@ -384,7 +401,7 @@ def theorem2_bound(X, Z, theta, delta: float, epsilon: float = 0.1, *,
         if S.size < 2:
             continue
         rho_t = solve_design(Xr, PairwiseDifferences(Zr[S])).value
-        n = 2.0 * 4.0**t * rho_t * (1.0 + epsilon) * math.log(t**2 * Z.shape[0] ** 2 / delta)
+        n = 2.0 * 4.0**t * rho_t * (1.0 + epsilon) * rage_log_term(t**2 * Z.shape[0] ** 2, delta)
         total += max(int(math.ceil(n)), r)
     return float(total)
 
@@ -398,35 +415,6 @@ def _basis(X):
     _, s, Vt = np.linalg.svd(X, full_matrices=False)
     rank = int(np.sum(s > 1e-10 * s[0]))
     return Vt[:rank].T
-
-
-def alba_width(y, M_inv, X, design, theta_hat, *, l: float, L: float, e_s: float) -> np.ndarray:
-    r"""The Y-ElimTil confidence width of the authors' ``ALBA_YELIM.py`` (``conf``), for the rows
-    ``y`` (from authors' code, verify): the minimum of
-
-    * :math:`\sqrt2L\|y\|_{M^{-1}}/\sqrt l+2L(\|y\|_2+\|y\|_{M^{-1}}\sqrt d)/(3l)+T`;
-    * :math:`\sqrt{2E/l}+(2(|y^\top\hat\theta|+e_s/2)+L\|y\|_{M^{-1}}\sqrt d)/(3l)+T`, with
-      :math:`E=\sum_x\lambda_x\big((y^\top M^{-1}x)(|x^\top\hat\theta|+e_s/2)\big)^2`,
-
-    where :math:`T=\sqrt{2(\|y\|^2_{M^{-1}}/l)(\sqrt{3d/l}+1)}`;
-
-    :math:`M=\sum_x\lambda_xxx^\top` is the design's (not the samples') matrix and ``l`` is
-    :math:`l_s` (not the number of samples), as in the code.
-    """
-    d = X.shape[1]
-    yM = y @ M_inv
-    y_var = np.sqrt(np.maximum(np.einsum("ij,ij->i", yM, y), 0.0))
-    y_norm = np.linalg.norm(y, axis=1)
-    tail = np.sqrt(2.0 * ((y_var**2 / l) * math.sqrt(3.0 * d / l) + y_var**2 / l))
-    err = (math.sqrt(2.0) * L * y_var / math.sqrt(l) + 2.0 * L * (y_norm + y_var * math.sqrt(d)) / (3.0 * l)
-           + tail)
-    supp = np.flatnonzero(np.asarray(design) > 0)   # lambda_x = 0 elsewhere: K x n never built
-    Xs = X[supp]
-    inner = (yM @ Xs.T) * (np.abs(Xs @ theta_hat) + e_s / 2.0)[None, :]
-    expectation = (inner**2) @ np.asarray(design)[supp]
-    ERR = (np.sqrt(2.0 * expectation / l)
-           + (2.0 * (np.abs(y @ theta_hat) + e_s / 2.0) + L * y_var * math.sqrt(d)) / (3.0 * l) + tail)
-    return np.minimum(err, ERR)
 
 
 class _AlbaSetup:
@@ -526,7 +514,7 @@ def alba(env, rng, *, delta: float = 0.05, max_steps: int = 10_000,
     :math:`l_s=4c_0(2+(6+4/1.1^s)d)(1.1^s/4)^2`, and
     :math:`\lceil l_s\log(5n_r^2/(2\delta_s))\rceil` i.i.d. draws (here: a multinomial count vector, then
     exact per-arm sums) from the G-optimal design on the arms spanning the active arms' span;
-    :math:`\hat\theta=(nM)^{+}b`; every active arm whose :func:`alba_width` to the empirical best
+    :math:`\hat\theta=(nM)^{+}b`; every active arm whose :func:`bai.estimation.alba_width` to the empirical best
     is below its estimated gap is removed. ``rounds`` of the result counts inner steps.
 
     ASSUMED: the G-optimal design is solved exactly (:func:`bai.designs.solve_design`) instead of
@@ -560,8 +548,9 @@ def alba_runs(env, n_runs: int, rng, *, delta: float = 0.05, max_steps: int = 10
 
 #: The two phased baselines of App. F.
 PHASED_KINDS = ("static", "oracle")
-#: Their phase ratios gamma (App. F: "tuned over (1, 2)").
-PHASED_GAMMA = {"static": 1.35, "oracle": 1.1}
+#: Their phase ratios gamma (App. F: "tuned over (1, 2)"), read from the paper's settings in
+#: :mod:`bai.reported.fiez2019` (one source for every paper setting).
+PHASED_GAMMA = {"static": _FIEZ_SETTINGS["gamma_static"], "oracle": _FIEZ_SETTINGS["gamma_oracle"]}
 
 
 def _sub_sums(env, counts, idx, rng):
@@ -572,10 +561,10 @@ def _sub_sums(env, counts, idx, rng):
     return rng.binomial(counts, np.broadcast_to(m, counts.shape)).astype(float)
 
 
-def xy_phased(env, n_runs: int, rng, *, kind: str = "static", delta: float = 0.05,
-              gamma: float | None = None, solver: str = "fast", design=None,
-              increment: int = 1, offset: int = 0, max_samples: int = 10**11,
-              max_phases: int = 10_000) -> RunsResult:
+def xy_phased_runs(env, n_runs: int, rng, *, kind: str = "static", delta: float = 0.05,
+                   gamma: float | None = None, solver: str = "fast", design=None,
+                   increment: int = 1, offset: int = 0, max_samples: int = 10**11,
+                   max_phases: int = 10_000) -> RunsResult:
     r"""Phased XY-static or XY-oracle of Fiez et al. (2019), App. F (spec Sec. 2.4 and Sec. 5 item 6).
 
     A design :math:`\lambda` is computed once:
@@ -705,7 +694,7 @@ def xy_phased(env, n_runs: int, rng, *, kind: str = "static", delta: float = 0.0
         theta = np.einsum("rij,rj->ri", Ainv, sums[rows] @ Xs)
         vals = theta @ Zr.T                                           # (R', n)
         zp = np.argmax(vals, axis=1) if kind == "static" else np.full(rows.size, best)
-        c2 = 2.0 * math.log(2.0 * t**2 * union / delta)
+        c2 = 2.0 * rage_log_term(2.0 * t**2 * union, delta)
         for i, rr in enumerate(rows):
             Dz = Zr[zp[i]] - Zr                                       # (n, r)
             gap = vals[i, zp[i]] - vals[i]
@@ -730,3 +719,8 @@ def xy_phased(env, n_runs: int, rng, *, kind: str = "static", delta: float = 0.0
                       counts=full_counts,
                       info={"design": lam, "design_value": float(dval), "support": int(supp.size),
                             "phases": phases, "gamma": gamma, "increment": increment})
+
+
+def xy_phased(env, rng, **kw) -> RunResult:
+    """One run of :func:`xy_phased_runs` (one replication)."""
+    return xy_phased_runs(env, 1, rng, **kw).run(0)

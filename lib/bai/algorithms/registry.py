@@ -8,7 +8,7 @@ width, which logarithm, regularised or not, whether data are kept across phases)
 
 Every entry has the same calling convention,
 ``entry.run(env, n_runs, rng, delta, max_samples=...) -> RunsResult``
-(:class:`bai.algorithms.soare.RunsResult`), and says which environments it accepts:
+(:class:`bai.algorithms.common.RunsResult`), and says which environments it accepts:
 
 * ``transductive``: whether :math:`\mathcal Z\ne\mathcal X` (Fiez et al. 2019) is allowed;
 * ``bernoulli``: whether rewards may be Bernoulli (:class:`bai.environments.BernoulliLinearBandit`).
@@ -28,12 +28,19 @@ import numpy as np
 
 from ..environments import BernoulliLinearBandit, GaussianLinearBandit
 from ..validation import check_delta, check_int, check_positive, check_rng
+from ..reported.fiez2019 import VALUES as _FIEZ_VALUES
+from ..reported.soare2014 import VALUES as _SOARE_VALUES
 from . import lingape as _lg
 from . import rage as _rg
 from . import soare as _so
 
 __all__ = ["Algorithm", "REGISTRY", "names", "get", "check_applicable", "applicability",
            "gaussian_surrogate", "conventions_table", "run", "BERNOULLI_SIGMA"]
+
+#: The papers' settings (one source: bai.reported): XY-adaptive's alpha (Soare et al. 2014,
+#: Sec. 6) and RAGE's epsilon (Fiez et al. 2019, Sec. 5).
+_SOARE = _SOARE_VALUES["settings"]
+_FIEZ = _FIEZ_VALUES["settings"]
 
 #: Sub-Gaussian constant of rewards in [0, 1] (Hoeffding): the noise scale the algorithms are
 #: given on Bernoulli instances, and the standard deviation of :func:`gaussian_surrogate`.
@@ -130,19 +137,22 @@ def _noise(env) -> float:
 
 def _static(rule):
     def runner(env, n_runs, rng, delta, max_samples):
-        return _so.static_allocation(env, rule, n_runs, rng, delta=delta, grid_ratio=STATIC_GRID,
-                                     block_rtol=STATIC_BLOCK, max_samples=max_samples)
+        return _so.static_allocation_runs(env, n_runs, rng, rule=rule, delta=delta,
+                                          grid_ratio=STATIC_GRID, block_rtol=STATIC_BLOCK,
+                                          max_samples=max_samples)
     return runner
 
 
 def _oracle(env, n_runs, rng, delta, max_samples):
-    return _so.xy_oracle(env, n_runs, rng, delta=delta, rule="tracking", max_samples=max_samples)
+    return _so.xy_oracle_runs(env, n_runs, rng, delta=delta, rule="tracking",
+                              max_samples=max_samples)
 
 
 def _adaptive(reading):
     def runner(env, n_runs, rng, delta, max_samples):
-        return _so.xy_adaptive(env, n_runs, rng, delta=delta, alpha=0.1, reading=reading,
-                               block_rtol=ADAPTIVE_BLOCK, max_samples=max_samples)
+        return _so.xy_adaptive_runs(env, n_runs, rng, delta=delta, alpha=_SOARE["alpha"],
+                                    reading=reading,
+                                    block_rtol=ADAPTIVE_BLOCK, max_samples=max_samples)
     return runner
 
 
@@ -154,12 +164,12 @@ def _lingape(rule):
 
 
 def _xy_ridge(env, n_runs, rng, delta, max_samples):
-    return _lg.xy_static_ridge(env, n_runs, rng, delta=delta, sigma=_noise(env), reg=0.01,
-                               grid_ratio=1e-2, block_rtol=1e-3, max_samples=max_samples)
+    return _lg.xy_static_ridge_runs(env, n_runs, rng, delta=delta, sigma=_noise(env), reg=0.01,
+                                    grid_ratio=1e-2, block_rtol=1e-3, max_samples=max_samples)
 
 
 def _rage(env, n_runs, rng, delta, max_samples):
-    return _rg.rage_runs(env, n_runs, rng, delta=delta, epsilon=0.1, reading="paper",
+    return _rg.rage_runs(env, n_runs, rng, delta=delta, epsilon=_FIEZ["epsilon"], reading="paper",
                          max_samples=max_samples)
 
 
@@ -254,7 +264,7 @@ def _build() -> dict:
         Algorithm(
             "ALBA", "Tao et al. 2018 Y-ElimTil, as run by Fiez et al. 2019 App. F", _alba, False, False,
             check="end of each inner step s",
-            width="ALBA_YELIM.py's conf (Bernstein-type; see bai.algorithms.rage.alba_width)",
+            width="ALBA_YELIM.py's conf (Bernstein-type; see bai.estimation.alba_width)",
             regularisation="pseudo-inverse of n M(lambda), step data only",
             data="step data only; eliminated arms stay out", knows="||theta*|| (norm bound)",
             guarantee=False,
@@ -283,6 +293,8 @@ def get(name: str) -> Algorithm:
 
 def applicability(algorithm, env) -> str:
     """``""`` when ``algorithm`` (an entry or a name) accepts ``env``, else the reason it does not."""
+    if isinstance(algorithm, str) and algorithm not in REGISTRY:
+        raise ValueError(f"algorithm must be one of {names()}, got {algorithm!r}")
     a = get(algorithm) if isinstance(algorithm, str) else algorithm
     if not isinstance(a, Algorithm):
         raise TypeError(f"algorithm must be a registry entry or its name, got {type(a).__name__}")

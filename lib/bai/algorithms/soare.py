@@ -1,13 +1,19 @@
 r"""Best-arm identification in linear bandits: Soare, Lazaric, Munos (NIPS 2014).
 
-Five strategies share one stopping rule, the empirical test of Eq. 11:
+Five strategies share one stopping rule, the empirical test of Eq. 11. Each has a batch
+function ``<alg>_runs(env, n_runs, rng, ...) -> RunsResult`` (the replications simulated
+together) and a single run ``<alg>(env, rng, ...) -> RunResult``
+(:mod:`bai.algorithms.common`):
 
-=====================  ======================================================================
-:func:`static_allocation`   G-allocation (Eq. 12) and XY-allocation (Eq. 14), Fig. 2 of the paper
-:func:`xy_oracle`           XY-oracle (Eq. 5): knows :math:`\theta^*`, stops by Eq. 4
-:func:`xy_adaptive`         XY-adaptive (Fig. 3): phases (Eq. 18) and elimination (Lemma 4)
-:func:`fully_adaptive`      the "fully adaptive" baseline of Sec. 6 (Prop. 2 bound)
-=====================  ======================================================================
+==================================  ===========================================================
+:func:`static_allocation_runs`      G-allocation (Eq. 12) and XY-allocation (Eq. 14), Fig. 2
+:func:`xy_oracle_runs`              XY-oracle (Eq. 5): knows :math:`\theta^*`, stops by Eq. 4
+:func:`xy_adaptive_runs`            XY-adaptive (Fig. 3): phases (Eq. 18), elimination (Lemma 4)
+:func:`fully_adaptive_runs`         the "fully adaptive" baseline of Sec. 6 (Prop. 2 bound)
+==================================  ===========================================================
+
+The widths and log terms are those of :mod:`bai.estimation` (:func:`bai.estimation.soare_c`,
+:func:`bai.estimation.soare_log_term`, :func:`bai.estimation.soare_adaptive_radius_kernel`).
 
 How they are simulated
 ----------------------
@@ -35,7 +41,7 @@ Choices the paper leaves open are marked ASSUMED (see the reproduction spec, Sec
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numba
 import numpy as np
@@ -51,6 +57,12 @@ from ..designs import (
     oracle_directions,
 )
 from ..environments import GaussianLinearBandit
+from ..estimation import (  # noqa: F401  (soare_c: re-exported, its former home)
+    phase_index_log_term,
+    soare_adaptive_radius_kernel,
+    soare_c,
+    soare_log_term,
+)
 from ..validation import (
     check_rng,
     as_matrix,
@@ -60,25 +72,30 @@ from ..validation import (
     check_nonnegative,
     check_positive,
 )
+from .common import (  # noqa: F401  (re-exported from their former home)
+    RunResult,
+    RunsResult,
+    geometric_grid,
+    simulate_static_path,
+)
 
 __all__ = [
-    "soare_c",
     "initial_counts",
-    "geometric_grid",
     "eq11_stops",
     "eq11_first_stop",
     "AllocationPath",
     "static_path",
-    "RunsResult",
-    "simulate_static_path",
     "static_allocation",
+    "static_allocation_runs",
     "OraclePath",
+    "xy_oracle_path",
     "xy_oracle",
-    "xy_adaptive",
+    "xy_oracle_runs",
     "ADAPTIVE_READINGS",
+    "xy_adaptive",
+    "xy_adaptive_runs",
     "fully_adaptive",
     "fully_adaptive_runs",
-    "xy_oracle_path",
     "STRATEGIES",
     "benchmark_task",
 ]
@@ -87,23 +104,6 @@ __all__ = [
 # ---------------------------------------------------------------------------------------------
 # Constants, initialisation, the grid of checks
 # ---------------------------------------------------------------------------------------------
-
-
-def soare_c(sigma: float = 1.0) -> float:
-    r"""The constant :math:`c=2\sqrt2\,\sigma` of Prop. 1 (Soare et al. 2014).
-
-    ASSUMED :math:`\sigma=1` for :math:`\mathcal N(0,1)` noise (Prop. 1 is stated for noise
-    bounded by :math:`\sigma`; the constant is valid for :math:`\sigma`-sub-Gaussian noise).
-    """
-    return 2.0 * math.sqrt(2.0) * check_positive(sigma, "sigma")
-
-
-def _log_term(n, K: int, delta: float, union: str = "pairs") -> np.ndarray:
-    r""":math:`\log_n(K^2/\delta)=\log(6n^2K^2/(\pi^2\delta))` (footnote 1), vectorised in ``n``;
-    ``union="arms"`` puts :math:`K` for :math:`K^2` (Prop. 1 for single arms)."""
-    n = np.asarray(n, dtype=float)
-    k = K**2 if union == "pairs" else K
-    return np.log(6.0 * n**2 * k / (math.pi**2 * delta))
 
 
 def initial_counts(X) -> np.ndarray:
@@ -130,29 +130,6 @@ def initial_counts(X) -> np.ndarray:
     return counts
 
 
-def geometric_grid(start: int, stop: int, ratio: float) -> np.ndarray:
-    r"""Steps :math:`n_0=` ``start``, :math:`n_{i+1}=\max(n_i+1,\lceil n_i(1+r)\rceil)` up to ``stop``.
-
-    ``ratio = 0`` gives every step. The last element is ``stop``.
-    """
-    start = check_int(start, "start", minimum=0)
-    stop = check_int(stop, "stop", minimum=start)
-    ratio = check_nonnegative(ratio, "grid_ratio")
-    if ratio == 0.0:
-        return np.arange(start, stop + 1, dtype=np.int64)
-    # below 1/ratio the grid is every step; above, geometric
-    dense_end = min(stop, max(start, int(math.ceil(1.0 / ratio))))
-    out = [np.arange(start, dense_end + 1, dtype=np.int64)]
-    n = dense_end
-    geo = []
-    while n < stop:
-        n = max(n + 1, int(math.ceil(n * (1.0 + ratio))))
-        geo.append(min(n, stop))
-    if geo:
-        out.append(np.asarray(geo, dtype=np.int64))
-    return np.concatenate(out)
-
-
 # ---------------------------------------------------------------------------------------------
 # The empirical stopping rule (Eq. 11)
 # ---------------------------------------------------------------------------------------------
@@ -177,7 +154,7 @@ def eq11_stops(X, counts, sums, delta: float, *, sigma: float = 1.0, c: float | 
     A = (X.T * counts) @ X + (np.zeros((d, d)) if A0 is None else as_matrix(A0, "A0"))
     Ainv = np.linalg.inv(A)
     theta = Ainv @ (X.T @ sums)
-    beta = c * math.sqrt(_log_term(counts.sum(), K, delta))
+    beta = c * math.sqrt(soare_log_term(counts.sum(), K, delta))
     rec = int(np.argmax(X @ theta))
     for i in range(K):
         ok = True
@@ -229,7 +206,7 @@ def eq11_first_stop(X, steps, counts, sums, delta: float, *, sigma: float = 1.0,
     counts = np.asarray(counts, dtype=float)
     sums = np.asarray(sums, dtype=float)
     R, C = sums.shape[0], counts.shape[0]
-    beta = c * np.sqrt(_log_term(steps, K, delta))
+    beta = c * np.sqrt(soare_log_term(steps, K, delta))
     first = np.full(R, -1, dtype=np.int64)
     rec = np.full(R, -1, dtype=np.int64)
     # grid points in chunks of at most ~4e6 (K x K) entries, in order; stop once every
@@ -309,66 +286,6 @@ def static_path(X, rule: str, n_max: int, *, grid_ratio: float = 1e-3, seed: int
     return AllocationPath(rule=rule, steps=steps, counts=res.recorded)
 
 
-@dataclass
-class RunsResult:
-    """Replications of one strategy on one instance (one row per run).
-
-    Attributes
-    ----------
-    strategy : str
-    stopping_time : (R,) int array
-        Pulls used when the strategy stopped (``max_samples`` if it did not).
-    recommendation : (R,) int array
-        Index of the recommended arm (``-1`` when the run was cut at ``max_samples``).
-    correct : (R,) bool array
-    stopped : (R,) bool array
-        False when the run reached ``max_samples`` without stopping.
-    counts : (R, K) int array
-        Pulls per arm at the stop.
-    info : dict
-        Strategy-specific extras (phases, ...).
-    """
-
-    strategy: str
-    stopping_time: np.ndarray
-    recommendation: np.ndarray
-    correct: np.ndarray
-    stopped: np.ndarray
-    counts: np.ndarray
-    info: dict = field(default_factory=dict)
-
-    @classmethod
-    def from_runs(cls, strategy: str, runs, info: dict | None = None) -> "RunsResult":
-        """Stack single-run records (with ``stopping_time``, ``recommendation``, ``correct``,
-        ``stopped`` and ``counts`` attributes) into one result."""
-        runs = list(runs)
-        return cls(
-            strategy=strategy,
-            stopping_time=np.array([o.stopping_time for o in runs], dtype=np.int64),
-            recommendation=np.array([o.recommendation for o in runs], dtype=np.int64),
-            correct=np.array([o.correct for o in runs], dtype=bool),
-            stopped=np.array([o.stopped for o in runs], dtype=bool),
-            counts=np.array([o.counts for o in runs], dtype=np.int64),
-            info={} if info is None else info,
-        )
-
-    def to_frame(self, **columns):
-        """Tidy table: one row per run, plus constant ``columns`` (e.g. ``d=5``)."""
-        import pandas as pd
-
-        df = pd.DataFrame({
-            "strategy": self.strategy,
-            "run": np.arange(self.stopping_time.size),
-            "samples": self.stopping_time,
-            "recommendation": self.recommendation,
-            "correct": self.correct,
-            "stopped": self.stopped,
-        })
-        for k, v in columns.items():
-            df[k] = v
-        return df
-
-
 def _check_env(env) -> GaussianLinearBandit:
     if not isinstance(env, GaussianLinearBandit):
         raise TypeError(f"env must be a GaussianLinearBandit, got {type(env).__name__}")
@@ -381,73 +298,12 @@ def _check_env(env) -> GaussianLinearBandit:
 
 
 
-def simulate_static_path(X, Y, start_counts, n_runs: int, first_stop, draw, *, seed: int,
-                         grid_ratio: float, max_samples: int, first_horizon: int = 10**5,
-                         chunk: int = 256, block_rtol: float = 0.0, A0=None):
-    r"""Replications of a reward-independent greedy allocation with a stopping rule on a grid.
-
-    The greedy path (directions ``Y``, from ``start_counts``, prior ``A0``) is computed once
-    and extended by doubling the horizon until every run has stopped or ``max_samples`` is
-    reached; between grid points each run's per-arm reward sums get the increments
-    ``draw(inc, rows)`` (shape ``(rows,) + inc.shape``), and ``first_stop(steps, counts, sums)``
-    (like :func:`eq11_first_stop`) says where each run stops. Shared by the static strategies
-    of this module and the ridge XY-static of :mod:`bai.algorithms.lingape`.
-
-    Returns ``(stopping_time, recommendation, counts_at_stop, still_running)``.
-    """
-    X = np.ascontiguousarray(X, dtype=float)
-    K = X.shape[0]
-    counts = np.asarray(start_counts, dtype=np.int64).copy()
-    n = int(counts.sum())
-    max_samples = check_int(max_samples, "max_samples", minimum=n + 1)
-    chunk = check_int(chunk, "chunk", minimum=1)
-    sums = draw(counts[None, :], n_runs)[:, 0, :]
-    stop_t = np.full(n_runs, max_samples, dtype=np.int64)
-    rec = np.full(n_runs, -1, dtype=np.int64)
-    stop_counts = np.zeros((n_runs, K), dtype=np.int64)
-    active = np.ones(n_runs, dtype=bool)
-    # the first grid point (the initial pulls) is checked too
-    first, r0 = first_stop(np.array([n]), counts[None, :], sums[:, None, :])
-    hit = first >= 0
-    stop_t[hit], rec[hit], stop_counts[hit] = n, r0[hit], counts
-    active &= ~hit
-    horizon = max(first_horizon, 2 * n)
-    segment = 0
-    while active.any() and n < max_samples:
-        target = min(horizon, max_samples)
-        steps = geometric_grid(n, target, grid_ratio)[1:]
-        res = greedy_allocation(X, Y, target - n, initial_counts=counts.copy(), A0=A0,
-                                seed=(seed + segment) % (2**31), record_at=steps - n,
-                                keep_arms=False, block_rtol=block_rtol)
-        path = res.recorded
-        segment += 1
-        inc = path - np.vstack([counts[None, :], path[:-1]])              # (C, K)
-        for lo in range(0, steps.size, chunk):
-            hi = min(lo + chunk, steps.size)
-            idx = np.flatnonzero(active)
-            if idx.size == 0:
-                break
-            traj = sums[idx, None, :] + np.cumsum(draw(inc[lo:hi], idx.size), axis=1)
-            f, r = first_stop(steps[lo:hi], path[lo:hi], traj)
-            sums[idx] = traj[:, -1, :]
-            hit = f >= 0
-            if hit.any():
-                rows = idx[hit]
-                stop_t[rows] = steps[lo:hi][f[hit]]
-                rec[rows] = r[hit]
-                stop_counts[rows] = path[lo:hi][f[hit]]
-                active[rows] = False
-        counts, n = path[-1].copy(), int(steps[-1])
-        horizon *= 2
-    stop_counts[active] = counts
-    return stop_t, rec, stop_counts, active
-
-
-def static_allocation(env, rule: str, n_runs: int, rng, *, delta: float = 0.05,
-                      grid_ratio: float = 1e-3, max_samples: int = 10**9,
-                      first_horizon: int = 10**5, chunk: int = 256,
-                      block_rtol: float = 0.0) -> RunsResult:
-    r"""G-allocation or XY-allocation with the stopping rule of Eq. 11 (Soare et al. 2014, Fig. 2).
+def static_allocation_runs(env, n_runs: int, rng, *, rule: str, delta: float = 0.05,
+                           grid_ratio: float = 1e-3, max_samples: int = 10**9,
+                           first_horizon: int = 10**5, chunk: int = 256,
+                           block_rtol: float = 0.0) -> RunsResult:
+    r"""G-allocation (``rule="G"``) or XY-allocation (``rule="XY"``) with the stopping rule of
+    Eq. 11 (Soare et al. 2014, Fig. 2), ``n_runs`` replications.
 
     The greedy path is computed once (its pulls do not depend on the rewards; its random
     tie-breaking uses one seed drawn from ``rng``, shared by the ``n_runs`` replications),
@@ -479,6 +335,11 @@ def static_allocation(env, rule: str, n_runs: int, rng, *, delta: float = 0.05,
     return RunsResult(strategy=f"{rule}-static", stopping_time=stop_t, recommendation=rec,
                       correct=rec == env.best_item, stopped=stopped, counts=stop_counts,
                       info={"grid_ratio": grid_ratio, "tie_seed": seed})
+
+
+def static_allocation(env, rng, **kw) -> RunResult:
+    """One run of :func:`static_allocation_runs`: ``static_allocation(env, rng, rule="XY", ...)``."""
+    return static_allocation_runs(env, 1, rng, **kw).run(0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -554,6 +415,8 @@ def xy_oracle_path(env, *, delta: float = 0.05, rule: str = "tracking",
         raise ValueError(f"log_union must be 'pairs' or 'arms', got {log_union!r}")
     env = _check_env(env)
     delta = check_delta(delta)
+    max_samples = check_int(max_samples, "max_samples", minimum=1)
+    grid_ratio = check_nonnegative(grid_ratio, "grid_ratio")
     X, K = env.X, env.K
     Ystar, _ = oracle_directions(env.theta, X)          # y / Delta(y), y in Y*
     c2 = soare_c(env.sigma) ** 2
@@ -577,7 +440,7 @@ def xy_oracle_path(env, *, delta: float = 0.05, rule: str = "tracking",
         target = min(horizon, max_samples)
         steps = geometric_grid(n, target, grid_ratio)
         rec = path(counts, target - n, steps - n)
-        val = c2 * _log_term(steps, K, delta, log_union) * _oracle_value(X, Ystar, rec)
+        val = c2 * soare_log_term(steps, K, delta, union=log_union) * _oracle_value(X, Ystar, rec)
         ok = np.flatnonzero(val <= 1.0)
         if ok.size:
             i = int(ok[0])
@@ -587,7 +450,7 @@ def xy_oracle_path(env, *, delta: float = 0.05, rule: str = "tracking",
             lo = int(steps[i - 1])
             fine = np.arange(0, int(steps[i]) - lo + 1, dtype=np.int64)
             rec2 = path(rec[i - 1], fine[-1], fine)
-            val2 = c2 * _log_term(lo + fine, K, delta, log_union) * _oracle_value(X, Ystar, rec2)
+            val2 = c2 * soare_log_term(lo + fine, K, delta, union=log_union) * _oracle_value(X, Ystar, rec2)
             j = int(np.flatnonzero(val2 <= 1.0)[0])
             return OraclePath(rule, lo + j, rec2[j], lam)
         counts, n = rec[-1].copy(), int(steps[-1])
@@ -595,8 +458,8 @@ def xy_oracle_path(env, *, delta: float = 0.05, rule: str = "tracking",
     return OraclePath(rule, -1, counts, lam)
 
 
-def xy_oracle(env, n_runs: int, rng, *, delta: float = 0.05, rule: str = "tracking",
-              max_samples: int = 10**9, path: OraclePath | None = None) -> RunsResult:
+def xy_oracle_runs(env, n_runs: int, rng, *, delta: float = 0.05, rule: str = "tracking",
+                   max_samples: int = 10**9, path: OraclePath | None = None) -> RunsResult:
     r"""XY-oracle replications (Soare et al. 2014, Eq. 5).
 
     The stopping time and the counts are deterministic (:func:`xy_oracle_path`); each replication
@@ -605,6 +468,7 @@ def xy_oracle(env, n_runs: int, rng, *, delta: float = 0.05, rule: str = "tracki
     env = _check_env(env)
     rng = check_rng(rng)
     n_runs = check_int(n_runs, "n_runs", minimum=1)
+    max_samples = check_int(max_samples, "max_samples", minimum=1)
     if path is None:
         path = xy_oracle_path(env, delta=delta, rule=rule, max_samples=max_samples,
                               seed=int(rng.integers(2**31)))
@@ -617,6 +481,11 @@ def xy_oracle(env, n_runs: int, rng, *, delta: float = 0.05, rule: str = "tracki
     T = np.full(n_runs, path.stopping_time if path.stopping_time > 0 else max_samples)
     return RunsResult(strategy=f"XY-oracle ({path.rule})", stopping_time=T, recommendation=rec,
                       correct=rec == env.best_item, stopped=stopped, counts=counts)
+
+
+def xy_oracle(env, rng, **kw) -> RunResult:
+    """One XY-oracle run (:func:`xy_oracle_runs` with one replication)."""
+    return xy_oracle_runs(env, 1, rng, **kw).run(0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -650,11 +519,12 @@ def _pairs_of(mask: np.ndarray, X: np.ndarray) -> np.ndarray:
     return X[idx[i]] - X[idx[j]]
 
 
-def xy_adaptive(env, n_runs: int, rng, *, delta: float = 0.05, alpha: float = 0.1,
-                reading: str = "paper", reset: bool | None = None, phase_rule: str | None = None,
-                log_term: str | None = None, c_factor: float | None = None,
-                init: str | None = None, U0: str | None = None, max_phases: int = 60,
-                max_samples: int = 10**9, block_rtol: float = 0.0) -> RunsResult:
+def xy_adaptive_runs(env, n_runs: int, rng, *, delta: float = 0.05, alpha: float = 0.1,
+                     reading: str = "paper", reset: bool | None = None,
+                     phase_rule: str | None = None, log_term: str | None = None,
+                     c_factor: float | None = None, init: str | None = None,
+                     U0: str | None = None, max_phases: int = 60, max_samples: int = 10**9,
+                     block_rtol: float = 0.0) -> RunsResult:
     r"""XY-adaptive (Soare et al. 2014, Fig. 3) for ``n_runs`` replications at once.
 
     Phase :math:`j` runs the greedy XY-allocation on the directions
@@ -767,9 +637,9 @@ def xy_adaptive(env, n_runs: int, rng, *, delta: float = 0.05, alpha: float = 0.
             theta = sums @ X @ Ainv                                  # (R', d)
             mu = theta @ X.T                                         # (R', K)
             if opts["log_term"] == "phase-samples":
-                log = _log_term(n_j, K, delta)
+                log = soare_log_term(n_j, K, delta)
             else:
-                log = math.log(2 * math.pi**2 * K**2 * j**2 / (6 * delta))
+                log = phase_index_log_term(j, K, delta)
             H = X @ Ainv @ X.T
             dg = np.diag(H)
             W = c * math.sqrt(log) * np.sqrt(np.maximum(dg[:, None] + dg[None, :] - 2 * H, 0))
@@ -794,6 +664,11 @@ def xy_adaptive(env, n_runs: int, rng, *, delta: float = 0.05, alpha: float = 0.
                       counts=counts_tot,
                       info={"phases": phases, "distinct_phase_allocations": len(cache),
                             "options": opts})
+
+
+def xy_adaptive(env, rng, **kw) -> RunResult:
+    """One XY-adaptive run (:func:`xy_adaptive_runs` with one replication)."""
+    return xy_adaptive_runs(env, 1, rng, **kw).run(0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -865,7 +740,7 @@ def _fully_adaptive_kernel(X, means, sigma, eta, S, delta, grid_ratio, max_sampl
             # H = X A^-1 X^T the greedy state (A = eta I + sum_k T_k x_k x_k^T, exact at refresh)
             mu = H @ sums
             # Prop. 2 radius with a union over K^2 pairs (spec 2.4, ASSUMED)
-            beta = sigma * np.sqrt(d * np.log(K * K * (1.0 + n * L2 / eta) / delta)) + np.sqrt(eta) * S
+            beta = soare_adaptive_radius_kernel(n, d, K * K, delta, sigma, eta, L2, S)
             changed = False
             for x in range(K):
                 if not active[x]:
@@ -910,8 +785,7 @@ def _fully_adaptive_kernel(X, means, sigma, eta, S, delta, grid_ratio, max_sampl
 
 def fully_adaptive(env, rng, *, delta: float = 0.05, eta: float = 1.0, S: float | None = None,
                    grid_ratio: float = 1e-3, max_samples: int = 10**9,
-                   refresh_every: int = 4096, block_rtol: float = 0.0
-                   ) -> tuple[int, int, np.ndarray]:
+                   refresh_every: int = 4096, block_rtol: float = 0.0) -> RunResult:
     r"""One run of the "fully adaptive" strategy of Soare et al. (2014), Sec. 6.
 
     Greedy XY-allocation on the directions between the active arms, recomputed as arms are
@@ -923,8 +797,10 @@ def fully_adaptive(env, rng, *, delta: float = 0.05, eta: float = 1.0, S: float 
     is checked on the geometric grid (module docstring) and the reward sums are drawn exactly
     between checks.
 
-    Returns ``(samples, recommendation, counts)``; the recommendation is ``-1`` when the run
-    reached ``max_samples``. ``block_rtol`` as in :func:`bai.designs.greedy_allocation`.
+    Returns a :class:`bai.algorithms.common.RunResult` (``stopping_time``, ``recommendation``,
+    ``counts``, ...; it was a bare tuple ``(samples, recommendation, counts)`` before); the
+    recommendation is ``-1`` when the run reached ``max_samples``. ``block_rtol`` as in
+    :func:`bai.designs.greedy_allocation`.
     """
     env = _check_env(env)
     rng = check_rng(rng)
@@ -938,18 +814,16 @@ def fully_adaptive(env, rng, *, delta: float = 0.05, eta: float = 1.0, S: float 
         np.ascontiguousarray(env.X), env.means.copy(), float(env.sigma), eta, S, delta,
         grid_ratio, max_samples, seed, int(refresh_every), 1e-12, initial_counts(env.X),
         check_nonnegative(block_rtol, "block_rtol"))
-    return int(n), int(best), counts
+    best = int(best)
+    return RunResult(strategy="fully adaptive", stopping_time=int(n), recommendation=best,
+                     correct=best == env.best_item, stopped=best >= 0, counts=counts)
 
 
 def fully_adaptive_runs(env, n_runs: int, rng, **kw) -> RunsResult:
     """``n_runs`` independent runs of :func:`fully_adaptive` (sequentially, one generator)."""
     n_runs = check_int(n_runs, "n_runs", minimum=1)
-    out = [fully_adaptive(env, rng, **kw) for _ in range(n_runs)]
-    T = np.array([o[0] for o in out], dtype=np.int64)
-    rec = np.array([o[1] for o in out], dtype=np.int64)
-    counts = np.array([o[2] for o in out], dtype=np.int64)
-    return RunsResult(strategy="fully adaptive", stopping_time=T, recommendation=rec,
-                      correct=rec == env.best_item, stopped=rec >= 0, counts=counts)
+    return RunsResult.from_runs("fully adaptive", [fully_adaptive(env, rng, **kw)
+                                                   for _ in range(n_runs)])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -974,13 +848,14 @@ def benchmark_task(rng, *, strategy: str, d: int, n_runs: int, delta: float = 0.
 
     env = soare_benchmark(d, omega=omega)
     if strategy in ("G", "XY"):
-        res = static_allocation(env, strategy, n_runs, rng, delta=delta, grid_ratio=grid_ratio,
-                                max_samples=max_samples)
+        res = static_allocation_runs(env, n_runs, rng, rule=strategy, delta=delta,
+                                     grid_ratio=grid_ratio, max_samples=max_samples)
     elif strategy == "XY-oracle":
-        res = xy_oracle(env, n_runs, rng, delta=delta, rule=oracle_rule, max_samples=max_samples)
+        res = xy_oracle_runs(env, n_runs, rng, delta=delta, rule=oracle_rule,
+                             max_samples=max_samples)
     elif strategy == "XY-adaptive":
-        res = xy_adaptive(env, n_runs, rng, delta=delta, alpha=alpha, reading=reading,
-                          block_rtol=block_rtol, max_samples=max_samples)
+        res = xy_adaptive_runs(env, n_runs, rng, delta=delta, alpha=alpha, reading=reading,
+                               block_rtol=block_rtol, max_samples=max_samples)
     elif strategy == "fully adaptive":
         res = fully_adaptive_runs(env, n_runs, rng, delta=delta, grid_ratio=grid_ratio,
                                   block_rtol=block_rtol, max_samples=max_samples)

@@ -2,8 +2,13 @@
 
 Figures 1a-1d and 2a-2b are lost from the paper text: no axis or curve value survives. What
 survives are the common settings and qualitative statements of Sec. 5 and App. F, recorded
-here with their sources.
+here with their sources (``VALUES``; ``VALUES["settings"]`` is the one source of delta, epsilon,
+XY-adaptive's alpha, the phase ratios gamma of App. F and LinGapE's settings), and the claims the
+chapter ``book/chapters/fiez2019_rage.md`` checks (``CLAIMS``: their fixed text and rules, with
+the thresholds that read the paper's qualitative words as numbers).
 """
+
+from ..claims import AtMost, ClaimSpec, ErrorRate, Holds, NotComparable
 
 VALUES: dict = {
     "settings": {
@@ -57,4 +62,113 @@ VALUES: dict = {
         "source": "Fiez et al. 2019, Thm 1: E[tau] >= log(1/(2.4 delta)) psi*",
         "factor": 2.4,
     },
+}
+
+# ---------------------------------------------------------------------------------------------
+# The claims the chapter checks (book/chapters/fiez2019_rage.md), with their fixed text
+# ---------------------------------------------------------------------------------------------
+
+#: The book's reading of the qualitative words of Sec. 5: "competitive with / close to / nearly
+#: matches the oracle" is a mean count within a factor 3 of the phased oracle's; "significantly
+#: outperforms" and "far above" a factor above 2 (1.5 against ALBA on Fig. 1c); "performs
+#: nearly equivalently" a ratio in (1/2, 2); a linear growth a least-squares slope in [0.8, 1.5].
+NEAR_ORACLE = 3.0
+FAR_ABOVE = 2.0
+ABOVE_ALBA = 1.5
+NEARLY_EQUAL = (0.5, 2.0)
+LINEAR_SLOPE = (0.8, 1.5)
+#: The design solvers agree when their psi* differ by at most this relative amount (a book check).
+SOLVER_RTOL = 1e-4
+
+_S = VALUES["settings"]
+_FAIL = VALUES["zero_failures"]["source"]
+
+
+def _fig(fig: str, statement: str, criterion: str) -> ClaimSpec:
+    return ClaimSpec(f"Fig. {fig}: {statement}", source=VALUES[f"fig{fig}"]["source"],
+                     rule=Holds(criterion), figure=fig)
+
+
+CLAIMS: dict = {
+    "rage.correct.{method}": ClaimSpec(
+        "{method} returns z* with probability >= 1 - delta (all figures)", source=_FAIL,
+        rule=ErrorRate(_S["delta"]), section="error-rates-and-the-bounds"),
+    "rage.zero_failures": ClaimSpec(
+        "The empirical failure probability of every algorithm is zero", source=_FAIL,
+        rule=AtMost(VALUES["zero_failures"]["failure_rate"]),
+        paper_value=VALUES["zero_failures"]["failure_rate"], section="error-rates-and-the-bounds"),
+    "rage.thm1.lb": ClaimSpec(
+        "Every method's mean count is above psi* log(1/(2.4 delta)) at every point",
+        source="Fiez et al. 2019, Thm 1",
+        rule=Holds("mean samples >= psi* log(1/2.4 delta) for every figure, method and x"),
+        section="error-rates-and-the-bounds"),
+    "rage.thm2.bound": ClaimSpec(
+        "RAGE's sample count is below the phase-sum bound of Theorem 2",
+        source="Fiez et al. 2019, Thm 2",
+        rule=Holds("every RAGE run on Fig. 1a and Fig. 1d (where computed) <= bound"),
+        section="rage-and-theorem-2"),
+    "rage.round.prop2": ClaimSpec(
+        "Rounded design value <= (1 + 2p/N) x design value for N >= 2p",
+        source="Fiez et al. 2019, App. B, Prop. 2",
+        rule=Holds("200 random designs, N in {2p, 5p, 2p/eps}"),
+        section="efficient-rounding-proposition-2"),
+    "rage.lemma1.gauge": ClaimSpec(
+        "max||y||^2/max||x||^2 <= rho(Y) <= d / gamma_Y^2", source="Fiez et al. 2019, Lemma 1",
+        rule=Holds("worked example, Y(X) and {e1 - z'}, every alpha"),
+        section="the-design-value-and-its-geometry-lemma-1"),
+    "rage.psi_fast_vs_cvxpy": ClaimSpec(
+        "psi* from the fast solver equals cvxpy's",
+        source="book check (the paper uses Frank-Wolfe)", rule=AtMost(SOLVER_RTOL),
+        paper_value=0.0, section="the-transductive-problem-and-its-lower-bound"),
+    "rage.prop1.static_factor_d": ClaimSpec(
+        "A static design loses a factor ~d against psi* (Prop. 1)",
+        source="Fiez et al. 2019, Prop. 1",
+        rule=Holds("ratio increases with d and grows at least half as fast as d"),
+        section="static-designs-can-lose-a-factor-d-proposition-1"),
+    "rage.ex31.adaptive_gain": ClaimSpec(
+        "Worked example: static/RAGE grows as alpha shrinks", source="Fiez et al. 2019, Sec. 3.1",
+        rule=Holds("static/RAGE ratio at the smallest alpha > at the largest"),
+        section="the-worked-example-of-sec-3-1-adaptivity-gains-a-factor-d"),
+    "rage.fig1a.rage_near_oracle": _fig(
+        "1a", "RAGE is competitive with the oracle",
+        f"RAGE / XY-oracle mean <= {NEAR_ORACLE:g} at every d"),
+    "rage.fig1a.xyadaptive_equal": _fig(
+        "1a", "XY-adaptive (no reset) performs nearly as RAGE",
+        f"{NEARLY_EQUAL[0]:g} < XY-adaptive / RAGE < {NEARLY_EQUAL[1]:g} at every d"),
+    "rage.fig1a.lingape_degrades_with_d": _fig(
+        "1a", "LinGapE good at small d, worse as d grows",
+        "LinGapE / RAGE larger at the largest d than at the smallest"),
+    "rage.fig1a.alba_worst_adaptive": _fig(
+        "1a", "ALBA is the worst of the adaptive methods",
+        "ALBA has the largest mean among RAGE, XY-adaptive, LinGapE, ALBA at every d"),
+    "rage.fig1a.static_worst": _fig(
+        "1a", "static XY is far above the adaptive methods",
+        f"XY-static / RAGE > {FAR_ABOVE:g} at every d"),
+    "rage.fig1b.lingape_linear_in_arms": _fig(
+        "1b", "LinGapE grows linearly in the number of arms",
+        f"LinGapE's mean >= n at every n, least-squares slope against n in "
+        f"[{LINEAR_SLOPE[0]:g}, {LINEAR_SLOPE[1]:g}], and RAGE's mean < n (RAGE does not pay "
+        f"per arm)"),
+    "rage.fig1b.rage_flat_in_arms": _fig(
+        "1b", "RAGE's count grows slowly in n",
+        "RAGE's growth from the smallest to the largest n is below n's"),
+    "rage.fig1c.rage_beats_alba": _fig(
+        "1c", "RAGE significantly outperforms ALBA", f"ALBA / RAGE > {ABOVE_ALBA:g} at every n"),
+    "rage.fig1d.rage_beats_static": _fig(
+        "1d", "RAGE significantly outperforms static XY",
+        f"XY-static / RAGE > {FAR_ABOVE:g} at every d"),
+    "rage.fig1d.rage_near_oracle": _fig(
+        "1d", "RAGE nearly matches the oracle", f"RAGE / XY-oracle <= {NEAR_ORACLE:g} at every d"),
+    "rage.fig2a.rage_near_oracle": _fig(
+        "2a", "RAGE is close to the oracle", f"RAGE / XY-oracle <= {NEAR_ORACLE:g} at every D"),
+    "rage.fig2a.others_grow": _fig(
+        "2a", "the other methods get worse (relative to RAGE) as D grows",
+        "method / RAGE larger at the largest D than at the smallest, for each other method"),
+    "rage.fig2b.rage_good": _fig(
+        "2b", "RAGE performs well on the click data",
+        "RAGE's mean is the smallest of the non-oracle methods"),
+    "rage.figures.values": ClaimSpec(
+        "The curves' values of Figures 1 and 2", source="Fiez et al. 2019, Figs. 1-2",
+        rule=NotComparable("the figures are lost from the paper text; only the qualitative "
+                           "statements are compared")),
 }

@@ -43,3 +43,142 @@ VALUES: dict = {
         ],
     },
 }
+
+# ---------------------------------------------------------------------------------------------
+# The settings of Sec. 5 (one source for the chapter and its study)
+# ---------------------------------------------------------------------------------------------
+
+VALUES["settings"] = {
+    "source": "Wu, Zheng, Zhu, Sec. 5 (both examples; tau_max stated for Example 2, Sec. 5.2)",
+    "delta": VALUES["table1"]["delta"],
+    "tau_max": VALUES["example2"]["tau_max"],
+    "n0": 5,            # initial draws per cell
+    "step_size": 1.0,   # alpha of the subgradient step of T-a-SCS (Sec. 4.1)
+    "sigma": 1.0,       # Gaussian noise of every cell
+}
+
+# ---------------------------------------------------------------------------------------------
+# The claims the chapter checks (their fixed text; the chapter measures and checks each one)
+# ---------------------------------------------------------------------------------------------
+
+import math as _math  # noqa: E402
+
+from ..claims import ClaimSpec, ErrorRate, Holds, Tolerance  # noqa: E402
+
+#: Two 300-run means estimating the same quantity: their difference has SE about sqrt(2) se.
+Z_TWO_MEANS = 2 * _math.sqrt(2)
+_MC = Tolerance(z=Z_TWO_MEANS)
+_T1, _E2 = VALUES["table1"], VALUES["example2"]
+_F1, _F2 = VALUES["figure1"]["source"], VALUES["figure2"]["source"]
+_TWO = "two-details-that-decide-the-numbers"
+_BEYOND = "beyond-the-paper-the-lower-bound-and-delta-to0"
+_DIFF_UP = "T-a-SCS minus T-a-S weight > +2 SE (the SE of the difference is in the details)"
+_DIFF_DOWN = "T-a-SCS minus T-a-S weight < -2 SE (the SE of the difference is in the details)"
+#: short names of the three methods of Table 1 in claim ids
+SHORT = {"T-a-SCS": "tascs", "T-a-S": "tas", "Uniform": "unif"}
+
+CLAIMS: dict = {
+    # -- Theorem 3.2: the lower bound is exact --------------------------------------------------
+    "baics.thm32.closed_form_empty": ClaimSpec(
+        "When no arm is feasible, T* = 2 sum_k mu_(k,l(k))^-2 and the closed-form weights (7) are "
+        "optimal", source="Wu, Zheng, Zhu, Thm 3.2 and Sec. 4.1, (7)", rule=Tolerance(abs=1e-6),
+        paper_value=0.0),
+    "baics.thm32.closed_form_empty.cvxpy": ClaimSpec(
+        "The closed form (7) agrees with an independent conic program (cvxpy)",
+        source="Wu, Zheng, Zhu, Thm 3.2, (7)", rule=Tolerance(abs=1e-7), paper_value=0.0),
+    "baics.thm32.inner_qp_exact": ClaimSpec(
+        "The inner QP of (8) is solved exactly by the KKT / one-dimensional root",
+        source="Wu, Zheng, Zhu, Sec. 4.1 (Lagrangian method)", rule=Tolerance(abs=1e-6),
+        paper_value=0.0),
+    "baics.thm32.tstar_solvers_agree": ClaimSpec(
+        "T* from the cutting-plane method agrees with an independent conic program",
+        source="Wu, Zheng, Zhu, Thm 3.2, (8)", rule=Tolerance(abs=1e-5), paper_value=0.0),
+    # -- Example 1 of Sec. 3.2 --------------------------------------------------------------------
+    "baics.ex1.harder_than_bai": ClaimSpec(
+        "Example 1 (Sec. 3.2): BAICS becomes hard as eps -> 0 (T* eps^2 -> 34, derived) while BAI "
+        "stays easy", source="Wu, Zheng, Zhu, Sec. 3.2, Example 1", rule=Tolerance(rel=1e-4),
+        paper_value=34.0),   # derived in the chapter: the paper gives no number
+    "baics.ex1.variantA_easy": ClaimSpec(
+        "Variant A: BAICS is easy (T* bounded) although the BAI gap is eps / 2",
+        source="Wu, Zheng, Zhu, Sec. 3.2",
+        rule=Holds("BAICS T* <= its eps = 0 limit (in the details) on the whole grid, and BAI "
+                   "T* eps^2 does not fall by more than half (BAI T* grows like 1 / eps^2)")),
+    "baics.ex1.variantB_no_need_feasibility": ClaimSpec(
+        "Variant B: T* stays bounded as eps -> 0 (the feasibility of arm 2 need not be resolved)",
+        source="Wu, Zheng, Zhu, Sec. 3.2",
+        rule=Holds("T* <= its eps = 0 limit (in the details; finite: the limit instance is in S) "
+                   "on the whole grid")),
+    # -- Table 1 and Example 2: one claim per reading ({reading}) --------------------------------
+    "baics.e2.tascs_tau.{reading}": ClaimSpec(
+        "T-a-SCS mean stopping time on E2 ({reading})", source=_E2["source"], rule=_MC,
+        paper_value=_E2["mean_stopping_time"]["T-a-SCS"], section=_TWO),
+    "baics.e2.tascs_pcs.{reading}": ClaimSpec(
+        "T-a-SCS correct-selection rate on E2 ({reading})", source=_E2["source"], rule=_MC,
+        paper_value=_E2["pcs"]["T-a-SCS"], section=_TWO),
+    "baics.e2.baselines_censored.{reading}": ClaimSpec(
+        "T-a-S and Uniform exceed tau_max = 15000 in a large proportion of runs",
+        source=_E2["source"], section="example-2-and-figure-2",
+        rule=Holds("the smaller of the two capped fractions is at least 1/4")),
+    # -- Figures 1 and 2 (their descriptions) ----------------------------------------------------
+    "baics.e1.weights_near_zero_cells.arm1.{reading}": ClaimSpec(
+        "T-a-SCS puts more weight than T-a-S on (arm 1, subpop 1)", source=_F1,
+        rule=Holds(_DIFF_UP), figure="Figure 1",
+        section="figure-1-where-the-samples-go-in-example-1"),
+    "baics.e1.weights_near_zero_cells.arm3.{reading}": ClaimSpec(
+        "T-a-SCS puts more weight than T-a-S on (arm 3, subpop 1)", source=_F1,
+        rule=Holds(_DIFF_UP), figure="Figure 1",
+        section="figure-1-where-the-samples-go-in-example-1"),
+    "baics.e1.more_arm2.{reading}": ClaimSpec(
+        "T-a-SCS puts more total weight on arm 2 than T-a-S", source=_F1, rule=Holds(_DIFF_UP),
+        figure="Figure 1", section="figure-1-where-the-samples-go-in-example-1"),
+    "baics.e2.less_arm1.{reading}": ClaimSpec(
+        "T-a-SCS puts less weight than T-a-S on arm 1, subpopulations 2 and 3", source=_F2,
+        rule=Holds(_DIFF_DOWN), figure="Figure 2", section="example-2-and-figure-2"),
+    "baics.e2.more_arm3.{reading}": ClaimSpec(
+        "T-a-SCS puts more weight than T-a-S on arm 3", source=_F2, rule=Holds(_DIFF_UP),
+        figure="Figure 2", section="example-2-and-figure-2"),
+    # -- Beyond the paper: the lower bound (Thm 3.1) and delta -> 0 (Thm 4.1) --------------------
+    "baics.thm31.lb.{example}.{method}.{reading}": ClaimSpec(
+        "{method} on {Example} respects E[tau] >= T* kl(delta, 1 - delta)",
+        source="Wu, Zheng, Zhu, Thm 3.1, (5)", section=_BEYOND,
+        rule=Holds("mean + 2 SE >= T* kl(delta, 1 - delta) (value: the mean; the bound and the SE "
+                   "are in the details)")),
+    "baics.thm31.lb.paper_value.{example}": ClaimSpec(
+        "The paper's T-a-SCS mean on {Example} is compatible with T* kl(delta, 1 - delta)",
+        source="Wu, Zheng, Zhu, Sec. 5 (Table 1, Sec. 5.2) and Thm 3.1",
+        rule=Holds("paper mean + 2 SE >= T* kl(0.1, 0.9) (value), with the SE of our runs under "
+                   "'forced-no-half'")),
+    "baics.thm41.asymptotic.{reading}": ClaimSpec(
+        "dE[tau]/dln(1/delta) -> T* as delta -> 0 for T-a-SCS (Thm 4.1: E[tau]/ln(1/delta) -> T*)",
+        source="Wu, Zheng, Zhu, Thm 4.1", rule=Tolerance(rel=0.1), section=_BEYOND),
+    "baics.thm31.lb.sweep.{reading}": ClaimSpec(
+        "T-a-SCS's E[tau] respects T* kl(delta, 1 - delta) at every delta of the sweep",
+        source="Wu, Zheng, Zhu, Thm 3.1, (5)", section=_BEYOND,
+        rule=Holds("value: min over delta of (mean + 2 SE - bound) / bound; holds when >= 0")),
+    "baics.e1.weights_vs_wstar.{reading}": ClaimSpec(
+        "T-a-SCS's empirical weights approach w* as delta shrinks",
+        source="Wu, Zheng, Zhu, Sec. 4.3 (proof of Thm 4.1)", section=_BEYOND,
+        rule=Holds("value: mean L1 distance of N/tau from w* at the smallest delta; holds when it "
+                   "is below the one at the largest delta (in the details) by more than 2 SE")),
+    "baics.eq12.c_tracking": ClaimSpec(
+        "C-tracking keeps |N_kl(t) - sum_s w_kl(s)| <= KL(1 + sqrt t)",
+        source="Wu, Zheng, Zhu, (12) (Garivier and Kaufmann 2016, Lemma 7)",
+        rule=Holds("largest ratio deviation / (KL(1 + sqrt t)) over all T-a-SCS runs and all t "
+                   "is at most 1")),
+}
+
+for _alg, _s in SHORT.items():   # Table 1: one claim per method and reading
+    CLAIMS[f"baics.e1.{_s}_tau.{{reading}}"] = ClaimSpec(
+        f"{_alg} mean stopping time on E1 ({{reading}})", source=_T1["source"], rule=_MC,
+        paper_value=_T1["mean_stopping_time"][_alg], figure="Table 1", section=_TWO)
+    CLAIMS[f"baics.e1.{_s}_pcs.{{reading}}"] = ClaimSpec(
+        f"{_alg} correct-selection rate on E1 ({{reading}})", source=_T1["source"], rule=_MC,
+        paper_value=_T1["pcs"][_alg], figure="Table 1", section=_TWO)
+    CLAIMS[f"baics.e1.pcs_above_target.{_s}.{{reading}}"] = ClaimSpec(
+        f"{_alg} is correct with probability >= 1 - delta on E1 ({{reading}})",
+        source=_T1["source"], rule=ErrorRate(_T1["delta"]), figure="Table 1")
+    if _alg != "T-a-SCS":
+        _ratio = _T1["mean_stopping_time"][_alg] / _T1["mean_stopping_time"]["T-a-SCS"]
+        CLAIMS[f"baics.e1.ratio_{_s}.{{reading}}"] = ClaimSpec(
+            f"T-a-SCS is {_ratio:.2f}x faster than {_alg} on E1 ({{reading}})",
+            source=_T1["source"], rule=_MC, paper_value=_ratio, figure="Table 1", section=_TWO)
