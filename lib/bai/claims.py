@@ -601,6 +601,8 @@ def format_ours(claim: dict) -> str:
     """Our value of a claim (a :class:`Claim` as a dict, as in the JSON files) with its
     uncertainty: ``value ± SE``, or for an error rate the failures over the runs and the
     Clopper--Pearson interval."""
+    if not isinstance(claim, dict):
+        raise TypeError(f"claim must be a dict (a Claim as in the JSON files), got {type(claim).__name__}")
     value, se, details = claim.get("value"), claim.get("se"), claim.get("details") or {}
     if value is None:
         return "—"

@@ -46,8 +46,19 @@ CLAIMS_ENV = "BAI_CLAIMS_DIR"
 BLAS_THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
-class CLIError(Exception):
-    """A usage error: printed without a traceback, exit status 2."""
+class CLIError(ValueError):
+    """A usage error: printed without a traceback, exit status 2 (a ``ValueError``, so that a
+    bad argument to the helpers below is one too)."""
+
+
+def _check_book(book, name: str = "book") -> Path:
+    """``book`` as a Path to a folder holding ``_toc.yml``, or a TypeError/CLIError naming it."""
+    if isinstance(book, bool) or not isinstance(book, (str, os.PathLike)):
+        raise TypeError(f"{name} must be a path to the book folder, got {type(book).__name__}")
+    book = Path(book)
+    if not (book / "_toc.yml").is_file():
+        raise CLIError(f"{name} must be the book folder (holding _toc.yml), got {str(book)!r}")
+    return book
 
 
 # ---------------------------------------------------------------------------------------------
@@ -61,6 +72,9 @@ def find_root(start: Path | None = None) -> Path:
     Looks next to the package first (an editable install in the repository), then in the
     current directory and its parents.
     """
+    if start is not None and (isinstance(start, bool)
+                              or not isinstance(start, (str, os.PathLike))):
+        raise TypeError(f"start must be a path or None, got {type(start).__name__}")
     candidates = [Path(__file__).resolve().parents[2]]
     here = (start or Path.cwd()).resolve()
     candidates += [here, *here.parents]
@@ -75,6 +89,7 @@ def toc_files(book: Path) -> list[str]:
     """Every ``file:`` entry of the table of contents, in order (root first)."""
     import yaml
 
+    book = _check_book(book)
     toc = yaml.safe_load((book / "_toc.yml").read_text())
     out = [toc["root"]]
 
@@ -94,6 +109,7 @@ def toc_files(book: Path) -> list[str]:
 
 def notebook_chapters(book: Path) -> list[Path]:
     """The ToC entries that are MyST notebooks (a jupytext header with a kernelspec)."""
+    book = _check_book(book)
     chapters = []
     for entry in toc_files(book):
         path = book / f"{entry}.md"
@@ -155,6 +171,7 @@ def repository_source(book: Path) -> str:
     repository setting of ``book/_config.yml`` (``repository: url, branch``)."""
     import yaml
 
+    book = _check_book(book)
     repo = (yaml.safe_load((book / "_config.yml").read_text()) or {}).get("repository") or {}
     url = str(repo.get("url", "")).rstrip("/")
     if not url:
@@ -167,6 +184,7 @@ def install_cell(book: Path):
     ``remove-cell`` so that no rendering of the notebook shows it."""
     import nbformat
 
+    book = _check_book(book)
     source = INSTALL_CELL.format(env=INSTALL_ENV, source=repository_source(book))
     return nbformat.v4.new_code_cell(source, metadata={"tags": ["remove-cell"]})
 
@@ -176,6 +194,7 @@ def write_twins(book: Path) -> None:
     beginning with :func:`install_cell`."""
     import jupytext
 
+    book = _check_book(book)
     for md in notebook_chapters(book):
         nb = jupytext.read(md)
         nb.cells.insert(0, install_cell(book))
@@ -194,6 +213,21 @@ def execute(md: Path, output: Path, profile: str, claims_dir: Path,
     (parameters of the profile) reach the notebook's ``overrides`` dict. The executed notebook
     reaches ``output`` only when every cell succeeded.
     """
+    for arg, value in (("md", md), ("output", output), ("claims_dir", claims_dir),
+                       ("checkpoints", checkpoints)):
+        if not (value is None and arg == "checkpoints") and (
+                isinstance(value, bool) or not isinstance(value, (str, os.PathLike))):
+            raise TypeError(f"{arg} must be a path, got {type(value).__name__}")
+    if not Path(md).is_file():
+        raise CLIError(f"md must be a chapter's MyST file, got {str(md)!r} (no such file)")
+    if not isinstance(profile, str) or not profile:
+        raise TypeError(f"profile must be a profile name (a string), got {profile!r}")
+    if not isinstance(progress_bar, bool):
+        raise TypeError(f"progress_bar must be True or False, got {progress_bar!r}")
+    if overrides is not None and not isinstance(overrides, dict):
+        raise TypeError(f"overrides must be a dict of parameters or None, got "
+                        f"{type(overrides).__name__}")
+    md = Path(md)
     import jupytext
     import papermill as pm
 
@@ -236,6 +270,11 @@ def stage(book: Path, profile: str, out: Path) -> None:
     staged ``_claims/``, where the claims-ledger page reads them. The staged book is assembled
     in a temporary folder and moved into place only when every chapter succeeded.
     """
+    book = _check_book(book)
+    if not isinstance(profile, str) or not profile:
+        raise TypeError(f"profile must be a profile name (a string), got {profile!r}")
+    if isinstance(out, bool) or not isinstance(out, (str, os.PathLike)):
+        raise TypeError(f"out must be a path, got {type(out).__name__}")
     import yaml
 
     out = Path(out).resolve()
@@ -287,6 +326,10 @@ def stage(book: Path, profile: str, out: Path) -> None:
 
 def claims_table(data: dict, width: int = 52) -> str:
     """The text table of one chapter's claims JSON: id, paper value, ours, verdict, totals."""
+    if not isinstance(data, dict):
+        raise TypeError(f"data must be a chapter's claims JSON (a dict), got {type(data).__name__}")
+    if isinstance(width, bool) or not isinstance(width, int) or width < 8:
+        raise ValueError(f"width must be an integer of at least 8 (characters), got {width!r}")
     rows = [("claim", "paper", "ours ± se", "verdict")]
     notes = []
     totals = ({"holds": 0, "fails": 0, "not comparable": 0} if data.get("kind") == "check" else

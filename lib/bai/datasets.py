@@ -83,15 +83,33 @@ def _resource(rel: str):
     return node
 
 
+class UnknownData(KeyError, ValueError):
+    """An unknown data set or file name: a ``KeyError`` (as before) and a ``ValueError``."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class MissingData(FileNotFoundError, ValueError):
+    """A table that is not shipped: a ``FileNotFoundError`` (as before) and a ``ValueError``."""
+
+
+def _check_name(value, name: str) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a string, got {type(value).__name__}")
+    return value
+
+
 def data_file(rel: str) -> Path:
     """The path of a shipped file, ``rel`` relative to ``bai/data`` (e.g. ``"mip/runs.csv"``).
 
     Raises :class:`FileNotFoundError` naming the installed location when the file is missing.
     """
-    node = _resource(rel)
-    if not node.is_file():
-        raise FileNotFoundError(
-            f"{rel!r} is not in the data shipped with bai (looked in {_resource('')}); "
+    rel = _check_name(rel, "rel")
+    node = _resource(rel) if rel else None
+    if node is None or not node.is_file():
+        raise MissingData(
+            f"rel: {rel!r} is not in the data shipped with bai (looked in {_resource('')}); "
             f"the tables are {', '.join(DATA_FILES)}: reinstall the package, or regenerate them "
             "in a checkout with scripts/make_{obd,battery,mip}_data.py")
     if isinstance(node, Path):
@@ -101,8 +119,9 @@ def data_file(rel: str) -> Path:
 
 def data_dir(name: str) -> Path:
     """The folder of one data set (``"obd"``, ``"battery"`` or ``"mip"``) as a path."""
+    name = _check_name(name, "name")
     if name not in DATA_SETS:
-        raise KeyError(f"unknown data set {name!r}; the data sets are {sorted(DATA_SETS)}")
+        raise UnknownData(f"name: unknown data set {name!r}; the data sets are {sorted(DATA_SETS)}")
     node = _resource(name)
     if isinstance(node, Path):      # every ordinary install; no check, so importing never fails
         return node
@@ -118,12 +137,13 @@ def data_digest(*names: str) -> str:
     """
     files: list[str] = []
     for name in names or tuple(DATA_SETS):
+        _check_name(name, "names")
         if name in DATA_SETS:
             files += [f"{name}/{f}" for f in sorted(DATA_SETS[name].files)]
         elif name in DATA_FILES:
             files.append(name)
         else:
-            raise KeyError(f"unknown data set or file {name!r}; known: "
+            raise UnknownData(f"names: unknown data set or file {name!r}; known: "
                            f"{sorted(DATA_SETS)} and {list(DATA_FILES)}")
     h = hashlib.sha1()
     for f in files:

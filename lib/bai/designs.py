@@ -749,6 +749,11 @@ def solve_design_cvxpy(X, Y, *, solver: str = "CLARABEL", verbose: bool = False)
                         f"{type(solver).__name__}")
     import cvxpy as cp
 
+    if solver.upper() not in cp.installed_solvers():
+        raise ValueError(f"solver must be an installed cvxpy solver {cp.installed_solvers()}, "
+                         f"got {solver!r}")
+    if not isinstance(verbose, (bool, np.bool_)):
+        raise TypeError(f"verbose must be True or False, got {type(verbose).__name__}")
     X = check_arms(X, "X", min_arms=1)
     Yv = as_directions(Y).all_vectors()
     if Yv.shape[1] != X.shape[1]:

@@ -75,8 +75,9 @@ __all__ = [
 ]
 
 
-def _real_array(value, name: str) -> np.ndarray:
+def _real_array(value, name: str, what: str = "") -> np.ndarray:
     """``value`` as a finite float array (any shape), or a TypeError/ValueError naming ``name``."""
+    label = f"{name} ({what})" if what else name
     if value is None or isinstance(value, (str, bytes, bool)):
         raise TypeError(f"{name} must be a real number or an array of them, got {type(value).__name__}")
     a = np.asarray(value)
@@ -84,14 +85,15 @@ def _real_array(value, name: str) -> np.ndarray:
         raise TypeError(f"{name} must be a real number or an array of them, got dtype {a.dtype}")
     a = a.astype(float)
     if not np.all(np.isfinite(a)):
-        raise ValueError(f"{name} must be finite, got NaN or infinite entries")
+        raise ValueError(f"{label} must be finite, got NaN or infinite entries")
     return a
 
 
-def _nonnegative_array(value, name: str, what: str) -> np.ndarray:
-    a = _real_array(value, name)
+def _nonnegative_array(value, name: str, what: str = "") -> np.ndarray:
+    a = _real_array(value, name, what)
     if np.any(a < 0):
-        raise ValueError(f"{name} ({what}) must be non-negative, got minimum {a.min()}")
+        label = f"{name} ({what})" if what else name
+        raise ValueError(f"{label} must be finite and non-negative, got minimum {a.min()}")
     return a
 
 
@@ -223,7 +225,7 @@ def soare_log_term(n, K: int, delta: float, *, union: str = "pairs") -> np.ndarr
     K = check_int(K, "K", minimum=1)
     if union not in ("pairs", "arms"):
         raise ValueError(f"union must be 'pairs' or 'arms', got {union!r}")
-    n = _real_array(n, "n")
+    n = _real_array(n, "n", "the number of samples")
     if not np.all(np.isfinite(n)) or np.any(n < 1):
         raise ValueError("n (the number of samples) must be finite and at least 1")
     k = K**2 if union == "pairs" else K
@@ -239,7 +241,7 @@ def soare_static_width(norm_y, n, K: int, delta: float, sigma: float = 1.0, *,
     observed rewards.
     """
     c = soare_c(sigma)
-    norm_y = _nonnegative_array(norm_y, "norm_y", "a norm")
+    norm_y = _nonnegative_array(norm_y, "norm_y")
     return c * norm_y * np.sqrt(soare_log_term(n, K, delta, union=union))
 
 
@@ -285,7 +287,7 @@ def soare_adaptive_radius(n, d: int, delta: float, *, sigma: float = 1.0, eta: f
     K = check_int(K, "K", minimum=1)
     sigma, eta = check_positive(sigma, "sigma"), check_positive(eta, "eta")
     L, S = check_positive(L, "L"), check_nonnegative(S, "S")
-    n = _real_array(n, "n")
+    n = _real_array(n, "n", "the number of samples")
     if not np.all(np.isfinite(n)) or np.any(n < 0):
         raise ValueError("n (the number of samples) must be finite and non-negative")
     out = _soare_adaptive_radius_many(np.ascontiguousarray(n.ravel()), d, float(K**2), delta,
@@ -430,7 +432,7 @@ def rage_width(norm_y, n_items: int, delta_t: float) -> np.ndarray:
     """
     delta_t = check_delta(delta_t, "delta_t")
     n_items = check_int(n_items, "n_items", minimum=2)
-    norm_y = _nonnegative_array(norm_y, "norm_y", "a norm")
+    norm_y = _nonnegative_array(norm_y, "norm_y")
     return norm_y * math.sqrt(2.0 * rage_log_term(n_items**2, delta_t))
 
 
@@ -447,6 +449,19 @@ def alba_width(y, M_inv, X, design, theta_hat, *, l: float, L: float, e_s: float
     :math:`M=\sum_x\lambda_xxx^\top` is the design's (not the samples') matrix and ``l`` is
     :math:`l_s` (not the number of samples), as in the code.
     """
+    X = as_matrix(X, "X")
+    d = X.shape[1]
+    y = as_matrix(y, "y", n_cols=d)
+    M_inv = as_matrix(M_inv, "M_inv", n_cols=d)
+    if M_inv.shape != (d, d):
+        raise ValueError(f"M_inv must be ({d}, {d}), got {M_inv.shape}")
+    design = as_vector(design, "design", size=X.shape[0])
+    if np.any(design < 0):
+        raise ValueError("design must be non-negative weights")
+    theta_hat = as_vector(theta_hat, "theta_hat", size=d)
+    l = check_positive(l, "l")
+    L = check_positive(L, "L")
+    e_s = check_nonnegative(e_s, "e_s")
     d = X.shape[1]
     yM = y @ M_inv
     y_var = np.sqrt(np.maximum(np.einsum("ij,ij->i", yM, y), 0.0))
@@ -520,7 +535,7 @@ def lil_radius(n, delta: float, sigma: float = 1.0, *, a: float = 0.6, c: float 
     """
     sigma = check_positive(sigma, "sigma")
     b = lil_b(delta, a=a, c=c)
-    n = _real_array(n, "n")
+    n = _real_array(n, "n", "the number of samples")
     if not np.all(np.isfinite(n)) or np.any(n < 0):
         raise ValueError("n (the number of samples) must be finite and non-negative")
     scale = sigma if literal else 2.0 * sigma

@@ -92,6 +92,12 @@ def runtime_overrides(environ: Mapping[str, str] | None = None) -> dict:
         ``BAI_BACKEND=joblib``.
     """
     env = os.environ if environ is None else environ
+    if not isinstance(env, Mapping):
+        raise TypeError(f"environ must be a mapping of variable names to strings, got "
+                        f"{type(env).__name__}")
+    for var in (ENV_N_JOBS, ENV_BACKEND, ENV_SCHEDULER):
+        if not isinstance(env.get(var, ""), str):
+            raise TypeError(f"environ[{var!r}] must be a string, got {type(env[var]).__name__}")
     out: dict[str, Any] = {}
     raw = env.get(ENV_N_JOBS, "").strip()
     if raw:
@@ -121,6 +127,8 @@ def select_profile(name: str, profiles: Mapping[str, Mapping[str, Any]]) -> dict
     """
     if not isinstance(name, str):
         raise TypeError(f"profile must be a string, got {type(name).__name__}")
+    if not isinstance(profiles, Mapping):
+        raise TypeError(f"profiles must be a mapping of profile names, got {type(profiles).__name__}")
     if name not in profiles:
         raise ValueError(f"profile must be one of {sorted(profiles)}, got {name!r}")
     return dict(profiles[name])
@@ -146,6 +154,8 @@ def task_seed(seed: int, params: Mapping[str, Any], run: int) -> np.random.SeedS
     """The ``SeedSequence`` of one task: master ``seed``, parameters and replication index."""
     seed = check_int(seed, "seed", minimum=0)
     run = check_int(run, "run", minimum=0)
+    if not isinstance(params, Mapping):
+        raise TypeError(f"params must be a mapping of parameters, got {type(params).__name__}")
     return np.random.SeedSequence(entropy=seed, spawn_key=(*_key_words(_canonical(params)), run))
 
 
@@ -177,7 +187,13 @@ def package_digest(root: str | os.PathLike | None = None) -> str:
     defaults to the package's own folder. It is recomputed at every call (a few milliseconds),
     so a module edited in a running kernel counts too.
     """
-    return _digest_tree(str(Path(root).resolve() if root is not None else _PACKAGE_ROOT))
+    if root is None:
+        return _digest_tree(str(_PACKAGE_ROOT))
+    if not isinstance(root, (str, os.PathLike)):
+        raise TypeError(f"root must be a path, got {type(root).__name__}")
+    if not Path(root).is_dir():
+        raise ValueError(f"root must be an existing directory, got {str(root)!r}")
+    return _digest_tree(str(Path(root).resolve()))
 
 
 def _is_library(obj) -> bool:
@@ -450,6 +466,8 @@ def run_experiment(
     if backend not in BACKENDS:
         raise ValueError(f"backend must be 'joblib' or 'dask', got {backend!r}")
     name = name or getattr(fn, "__qualname__", "experiment")
+    if checkpoint_dir is not None and not isinstance(checkpoint_dir, (str, os.PathLike)):
+        raise TypeError(f"checkpoint_dir must be a path, got {type(checkpoint_dir).__name__}")
     ckpt = Path(checkpoint_dir) if checkpoint_dir is not None else None
     if ckpt is not None and ckpt.exists() and not ckpt.is_dir():
         raise ValueError(f"checkpoint_dir must be a directory, got the file {str(ckpt)!r}")
@@ -543,6 +561,13 @@ def _run_dask(fn, pending, seed, n_jobs, scheduler, results, bar, code):
 
 def summarise(df: pd.DataFrame, by, value: str) -> pd.DataFrame:
     """Mean, standard error and count of ``value`` per group ``by`` (a tidy summary table)."""
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"df must be a pandas DataFrame, got {type(df).__name__}")
+    if not isinstance(value, str):
+        raise TypeError(f"value must be a column name (a string), got {type(value).__name__}")
+    if not isinstance(by, (str, list, tuple)) or not all(isinstance(b, str) for b in
+                                                         ([by] if isinstance(by, str) else by)):
+        raise TypeError(f"by must be a column name or a list of them, got {by!r}")
     if value not in df.columns:
         raise ValueError(f"value must be a column of the table, got {value!r}")
     by = [by] if isinstance(by, str) else list(by)

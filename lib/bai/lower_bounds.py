@@ -11,6 +11,9 @@ Linear bandits (Gaussian noise)
     :math:`E[\tau_\delta]\ge2\sigma^2\psi^*\log(1/(2.4\delta))` for every
     :math:`\delta`-correct algorithm.
 
+:func:`linear_t_star`
+    :math:`T^*=2\sigma^2\psi^*`, the constant of :math:`E[\tau]\ge T^*\mathrm{kl}(\delta,1-\delta)`
+    (the arena's unit; :func:`bai.algorithms.glr.t_star`).
 :func:`h_epsilon`
     LinGapE's complexity :math:`H_\epsilon` (Xu et al. 2018, Eq. 13), re-exported (lazily: it is
     defined in :mod:`bai.algorithms.lingape`) so that every complexity the book compares with
@@ -111,7 +114,18 @@ __all__ = [
     "oracle_design",
     "linear_expected_time_lower_bound",
     "h_epsilon",
+    "linear_t_star",
 ]
+
+
+def linear_t_star(X, theta, Z=None, sigma: float = 1.0, **design_kw) -> float:
+    r""":math:`T^*(\theta)=2\sigma^2\psi^*` of linear (transductive) Gaussian bandits, with
+    :math:`\mathbb E[\tau]\ge T^*\mathrm{kl}(\delta,1-\delta)` (Garivier & Kaufmann 2016,
+    Thm 1; Jedra & Proutière 2020). Defined in :func:`bai.algorithms.glr.t_star` (imported here
+    lazily: the algorithms import this module)."""
+    from .algorithms.glr import t_star
+
+    return t_star(X, theta, Z, sigma, **design_kw)
 
 
 def __getattr__(name):

@@ -19,6 +19,8 @@ PALETTE = "colorblind"
 
 def set_style(context: str = "notebook") -> None:
     """The book's seaborn theme (white grid, colour-blind palette, readable sizes)."""
+    if context not in ("paper", "notebook", "talk", "poster"):
+        raise ValueError(f"context must be one of paper, notebook, talk, poster; got {context!r}")
     sns.set_theme(context=context, style="whitegrid", palette=PALETTE)
     plt.rcParams.update({
         "figure.figsize": (7.0, 4.2),
@@ -32,6 +34,8 @@ def set_style(context: str = "notebook") -> None:
 def level_colors(levels) -> dict:
     """A fixed colour per level (e.g. per algorithm), so that every figure of a chapter uses the
     same colour for the same algorithm."""
+    if isinstance(levels, (str, bytes)) or not hasattr(levels, "__iter__"):
+        raise TypeError(f"levels must be an iterable of level names, got {type(levels).__name__}")
     levels = list(dict.fromkeys(levels))
     return dict(zip(levels, sns.color_palette(PALETTE, n_colors=max(len(levels), 1))))
 
@@ -44,9 +48,21 @@ def errorbar_lines(summary: pd.DataFrame, *, x: str, hue: str, ax=None, mean: st
     ``summary`` is a tidy table such as :func:`bai.experiments.summarise` returns; ``colors``
     (see :func:`level_colors`) fixes the colour of each level.
     """
-    for col in (x, hue, mean, se):
+    if not isinstance(summary, pd.DataFrame):
+        raise TypeError(f"summary must be a DataFrame, got {type(summary).__name__}")
+    for arg, col in (("x", x), ("hue", hue), ("mean", mean), ("se", se)):
+        if not isinstance(col, str):
+            raise TypeError(f"{arg} must be a column name (a string), got {col!r}")
         if col not in summary.columns:
-            raise ValueError(f"summary has no column {col!r}")
+            raise ValueError(f"{arg}: summary has no column {col!r}")
+    if ax is not None and not hasattr(ax, "errorbar"):
+        raise TypeError(f"ax must be a matplotlib Axes or None, got {type(ax).__name__}")
+    for arg, flag in (("logy", logy), ("markers", markers)):
+        if not isinstance(flag, (bool, np.bool_)):
+            raise TypeError(f"{arg} must be True or False, got {flag!r}")
+    if colors is not None and not isinstance(colors, dict):
+        raise TypeError(f"colors must be a dict level -> colour or None, got "
+                        f"{type(colors).__name__}")
     if ax is None:
         _, ax = plt.subplots()
     levels = list(dict.fromkeys(summary[hue]))
@@ -73,6 +89,15 @@ def errorbar_lines(summary: pd.DataFrame, *, x: str, hue: str, ax=None, mean: st
 
 def lower_bound_line(ax, x, y, *, label: str = "lower bound", **kw):
     """Draw a lower bound as a dashed black line on ``ax``."""
+    if not hasattr(ax, "plot"):
+        raise TypeError(f"ax must be a matplotlib Axes, got {type(ax).__name__}")
+    for arg, v in (("x", x), ("y", y)):
+        if v is None or isinstance(v, (str, bytes)) or np.asarray(v).dtype.kind not in "biuf":
+            raise TypeError(f"{arg} must be an array of real numbers, got {type(v).__name__}")
+        if np.isnan(np.asarray(v, dtype=float)).any():
+            raise ValueError(f"{arg} contains NaN")
+    if not isinstance(label, str):
+        raise TypeError(f"label must be a string, got {type(label).__name__}")
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     if x.shape != y.shape:
         raise ValueError(f"x and y must have the same shape, got {x.shape} and {y.shape}")

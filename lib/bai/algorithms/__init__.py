@@ -15,8 +15,22 @@ Their widths and log terms are in :mod:`bai.estimation`, the lower bounds in
 - :mod:`bai.algorithms.baics`   T-a-SCS and its baselines (Wu, Zheng, Zhu)
 - :mod:`bai.algorithms.racing`  top-k racing with delayed and partial feedback (Grover et al. 2018)
 - :mod:`bai.algorithms.registry` the arena's table of the linear algorithms
+
+Asymptotically optimal linear best-arm identification under one stopping rule (the arena):
+
+- :mod:`bai.algorithms.glr`      the GLR stopping rule with a heuristic and a proven threshold,
+  :math:`T^*=2\sigma^2\psi^*`, and the compiled machinery the rules below share
+- :mod:`bai.algorithms.lazy_tas` Lazy Track-and-Stop (Jedra & Proutière 2020)
+- :mod:`bai.algorithms.fws`      Frank-Wolfe Sampling (Wang, Tzeng & Proutière 2021)
+- :mod:`bai.algorithms.lingame`  LinGame (Degenne, Ménard, Shang & Valko 2020)
+- :mod:`bai.algorithms.top_two`  a Top Two rule with a transportation-cost challenger (after
+  Jourdan et al. 2022)
+- :mod:`bai.algorithms.glr_baselines` XY-static and oracle tracking, LinGapE's greedy rule and
+  uniform sampling under the same GLR test
 """
 
-from . import baics, common, lingape, racing, rage, soare
+from . import (baics, common, fws, glr, glr_baselines, lazy_tas, lingame, lingape, racing, rage,
+               soare, top_two)
 
-__all__ = ["baics", "common", "lingape", "racing", "rage", "soare"]
+__all__ = ["baics", "common", "fws", "glr", "glr_baselines", "lazy_tas", "lingame", "lingape",
+           "racing", "rage", "soare", "top_two"]

@@ -772,6 +772,8 @@ def optimal_delta_split(weights, taus, delta: float, n_arms: int, *, a: float = 
         The minimised sum.
     """
     w = as_vector(weights, "weights")
+    if w.size < 1:
+        raise ValueError("weights must have at least one term")
     if np.any(w < 0):
         raise ValueError("weights must be non-negative")
     tau = as_vector(taus, "taus", size=w.size)
@@ -814,8 +816,9 @@ def partial_radius(sigma: float, sigma_p: float, n_completed: int, n_partial: in
         :math:`(\delta_f,\delta_p)` or :math:`(\delta_f,\delta_p,\delta_b)`.
     """
     sigma = check_positive(sigma, "sigma")
-    if isinstance(sigma_p, bool) or not isinstance(sigma_p, numbers.Real) or not sigma_p >= 0:
-        raise ValueError(f"sigma_p must be a non-negative real number, got {sigma_p!r}")
+    if isinstance(sigma_p, bool) or not isinstance(sigma_p, numbers.Real) or not sigma_p >= 0 \
+            or not math.isfinite(sigma_p):
+        raise ValueError(f"sigma_p must be a non-negative finite real number, got {sigma_p!r}")
     n_completed = check_int(n_completed, "n_completed", minimum=0)
     n_partial = check_int(n_partial, "n_partial", minimum=1)
     s = 1.0 if _check_bool(literal, "literal") else 2.0

@@ -202,9 +202,22 @@ def eq11_first_stop(X, steps, counts, sums, delta: float, *, sigma: float = 1.0,
     X = as_matrix(X, "X")
     K = X.shape[0]
     c = soare_c(sigma) if c is None else check_positive(c, "c")
-    steps = np.asarray(steps)
-    counts = np.asarray(counts, dtype=float)
+    steps = as_vector(steps, "steps")
+    if steps.size == 0 or np.any(steps < 1):
+        raise ValueError("steps must be a non-empty vector of numbers of pulls (at least 1)")
+    counts = as_matrix(counts, "counts", n_cols=K)
+    if counts.shape[0] != steps.shape[0] or np.any(counts < 0):
+        raise ValueError(f"counts must be (C, K) = ({steps.shape[0]}, {K}) non-negative pulls "
+                         f"(C = len(steps)), "
+                         f"got shape {counts.shape}")
+    if isinstance(sums, (str, bytes)) or sums is None or np.asarray(sums).dtype.kind not in "biuf":
+        raise TypeError("sums must be an (R, C, K) array of reward sums")
     sums = np.asarray(sums, dtype=float)
+    if sums.ndim != 3 or sums.shape[1:] != counts.shape or not np.all(np.isfinite(sums)):
+        raise ValueError(f"sums must be a finite (R, C, K) array with (C, K) = {counts.shape}, "
+                         f"got shape {sums.shape}")
+    delta = check_delta(delta)
+    max_entries = check_int(max_entries, "max_entries", minimum=1)
     R, C = sums.shape[0], counts.shape[0]
     beta = c * np.sqrt(soare_log_term(steps, K, delta))
     first = np.full(R, -1, dtype=np.int64)

@@ -35,7 +35,33 @@ import pandas as pd
 from ..claims import ClaimsLedger, ClaimSpec
 from ..experiments import run_experiment, select_profile
 
-__all__ = ["Grid", "Study", "chapters", "load", "parse_overrides", "merge_overrides"]
+__all__ = ["Grid", "Study", "chapters", "load", "parse_overrides", "merge_overrides",
+           "check_params", "check_frame"]
+
+
+def check_params(P, keys=(), name: str = "P") -> Mapping[str, Any]:
+    """``P`` when it is a dict of a chapter's parameters holding ``keys``; else a TypeError or
+    ValueError naming ``name`` (and the missing keys). The study functions taking ``P`` call it
+    first, so that a wrong ``P`` fails at once, not deep in a run."""
+    if not isinstance(P, Mapping):
+        raise TypeError(f"{name} must be a dict of the chapter's parameters "
+                        f"(STUDY.parameters(profile)), got {type(P).__name__}")
+    missing = [k for k in keys if k not in P]
+    if missing:
+        raise ValueError(f"{name} lacks the parameter(s) {missing}: pass "
+                         f"STUDY.parameters(profile) of this chapter")
+    return P
+
+
+def check_frame(df, columns=(), name: str = "df") -> pd.DataFrame:
+    """``df`` when it is a DataFrame holding ``columns``; else a TypeError or ValueError naming
+    ``name`` (and the missing columns)."""
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"{name} must be a DataFrame, got {type(df).__name__}")
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise ValueError(f"{name} lacks the column(s) {missing} (has {list(df.columns)})")
+    return df
 
 
 @dataclass(frozen=True)
@@ -97,6 +123,10 @@ class Grid:
             raise TypeError("runs must name a parameter (a string) or be callable (P -> int)")
         if self.fixed is not None and not callable(self.fixed):
             raise TypeError("fixed must be callable (fixed(P) -> dict) or None")
+        if self.seed is not None and not callable(self.seed):
+            raise TypeError("seed must be callable (seed(P) -> int) or None")
+        if not isinstance(self.description, str):
+            raise TypeError("description must be a string")
 
 
 def _same_kind(default, value) -> bool:
@@ -127,6 +157,8 @@ def merge_overrides(base: Mapping[str, Any], overrides: Mapping[str, Any] | None
         When a key is not a parameter of the profile (the message lists the known keys), or a
         count (``n_runs``, ``n_jobs``) is not positive, or ``seed`` is negative.
     """
+    if not isinstance(base, Mapping):
+        raise TypeError(f"base must be a dict of parameters, got {type(base).__name__}")
     out = dict(base)
     if overrides is None:
         return out
@@ -157,6 +189,8 @@ def parse_overrides(items) -> dict:
     kept as a string. Used by ``python -m bai reproduce --set KEY=VALUE``.
     """
     out = {}
+    if items is not None and (isinstance(items, (str, bytes)) or not isinstance(items, (list, tuple))):
+        raise TypeError(f"items (--set KEY=VALUE) must be a list of strings, got {type(items).__name__}")
     for item in items or ():
         if not isinstance(item, str) or "=" not in item:
             raise ValueError(f"--set takes KEY=VALUE, got {item!r}")
@@ -200,6 +234,14 @@ class Study:
     kind: str = "reproduction"
 
     def __post_init__(self):
+        for arg in ("chapter", "paper"):
+            if not isinstance(getattr(self, arg), str) or not getattr(self, arg):
+                raise TypeError(f"{arg} must be a non-empty string, got {getattr(self, arg)!r}")
+        if self.kind not in ("reproduction", "check"):
+            raise ValueError(f"kind must be 'reproduction' or 'check', got {self.kind!r}")
+        for arg in ("profiles", "grids", "claims"):
+            if not isinstance(getattr(self, arg), Mapping):
+                raise TypeError(f"{arg} must be a dict, got {type(getattr(self, arg)).__name__}")
         if not self.profiles or not all(isinstance(p, Mapping) for p in self.profiles.values()):
             raise ValueError("profiles must map profile names to dicts of parameters")
         for name, grid in self.grids.items():

@@ -20,7 +20,8 @@ from ..claims import ClaimSpec, ErrorRate, Holds
 from ..environments import BernoulliLinearBandit
 from ..experiments import summarise
 from ..designs import psi_star
-from . import Grid, Study
+from ..validation import check_rng
+from . import Grid, Study, arena_glr, check_params
 
 __all__ = ["PROFILES", "DELTA", "DELTAS", "CLAIMS", "STUDY", "SIZE_KEYS", "make_instances",
            "arm_env", "arena_task", "main_configs", "not_applicable", "explode", "psi_table",
@@ -40,6 +41,10 @@ PROFILES = {
         "sweep_batches": 2, "sweep_batch": 5, "sweep_instances": ["soare", "sphere"],
     },
 }
+# the GLR part of the arena (one stopping rule for every sampling rule): its profile keys
+for _p, _keys in arena_glr.PROFILE_KEYS.items():
+    PROFILES[_p].update(_keys)
+
 #: delta of the main table, and the grid of the delta sweep
 DELTA = 0.05
 DELTAS = [1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6]
@@ -69,6 +74,7 @@ for _d in DELTAS:
     CLAIMS[f"arena.sweep.error.{_d:g}"] = ClaimSpec(
         f"delta sweep: delta-correct methods at delta = {_d:g}", source=SOURCE,
         rule=ErrorRate(_d), figure="delta sweep", section="sample-complexity-against-delta")
+CLAIMS.update(arena_glr.CLAIMS)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -100,6 +106,7 @@ def make_instances(P) -> dict:
     """The arena's five instances at the parameters ``P``, by display name: the Soare
     benchmark, many arms and the sphere (Fiez et al. 2019, Fig. 1b, 1c), the transductive
     example (Fig. 1d) and one draw of the click instance (Open Bandit Dataset). Cached."""
+    check_params(P, SIZE_KEYS)
     return dict(_instances(_sizes(P)))
 
 
@@ -112,6 +119,10 @@ def arm_env(entry, env):
     """The environment an entry runs on, and the kind of rewards it sees: the Gaussian
     surrogate (:func:`bai.algorithms.registry.gaussian_surrogate`) for Bernoulli rewards unless
     the entry accepts them."""
+    if not isinstance(entry, registry.Algorithm):
+        raise TypeError(f"entry must be a registry entry (registry.get(name)), got {entry!r}")
+    if not hasattr(env, "X") or not hasattr(env, "theta"):
+        raise TypeError(f"env must be a linear bandit environment, got {type(env).__name__}")
     if isinstance(env, BernoulliLinearBandit) and not entry.bernoulli:
         return registry.gaussian_surrogate(env), "Gaussian surrogate"
     return env, "Bernoulli" if isinstance(env, BernoulliLinearBandit) else "Gaussian"
@@ -123,6 +134,7 @@ def _gaussian_version(env):
 
 def psi_table(P) -> dict:
     """psi* of every instance (of its Gaussian surrogate for Bernoulli rewards)."""
+    check_params(P, SIZE_KEYS)
     out = {}
     for name, env in make_instances(P).items():
         g = _gaussian_version(env)
@@ -132,6 +144,7 @@ def psi_table(P) -> dict:
 
 def instance_table(P, psi: dict) -> pd.DataFrame:
     """One row per instance: sizes, rewards, smallest gap, psi* and the lower bound at 0.05."""
+    check_params(P, SIZE_KEYS)
     rows = []
     for name, env in make_instances(P).items():
         g = _gaussian_version(env)
@@ -151,6 +164,7 @@ def instance_table(P, psi: dict) -> pd.DataFrame:
 def arena_task(rng, *, instance, algorithm, delta, batch, cap, sizes):
     """``batch`` runs of registry entry ``algorithm`` on the arena instance ``instance`` (built
     from ``sizes``) at ``delta``, with at most ``cap`` samples per run."""
+    check_rng(rng)
     entry = registry.get(algorithm)
     env, rewards = arm_env(entry, _instances(tuple(map(tuple, sizes)))[instance])
     res = entry.run(env, batch, rng, delta, max_samples=cap)
@@ -160,6 +174,7 @@ def arena_task(rng, *, instance, algorithm, delta, batch, cap, sizes):
 
 def not_applicable(P) -> dict:
     """``{(instance, algorithm): reason}`` for the cells an algorithm cannot run."""
+    check_params(P, SIZE_KEYS)
     out = {}
     for inst, env in make_instances(P).items():
         for name, entry in registry.REGISTRY.items():
@@ -171,6 +186,7 @@ def not_applicable(P) -> dict:
 
 def main_configs(P) -> list:
     """Every applicable (instance, algorithm) cell at delta = 0.05."""
+    check_params(P, SIZE_KEYS + ("batch", "cap"))
     na = not_applicable(P)
     return [{"instance": inst, "algorithm": name, "delta": DELTA, "batch": P["batch"],
              "cap": P["cap"]}
@@ -189,6 +205,7 @@ def strongest(main: pd.DataFrame, instance: str, k: int = 3) -> list:
 def sweep_configs(P, methods: dict | None = None) -> list:
     """The delta sweep: ``methods`` (``{instance: [algorithms]}``, by default RAGE, LinGapE
     (greedy) and the XY-oracle on ``P["sweep_instances"]``) at every delta of :data:`DELTAS`."""
+    check_params(P, ("cap", "sweep_batch"))
     if methods is None:
         names = short_names(P)
         methods = {names[s]: ["RAGE", "LinGapE (greedy)", "XY-oracle"]
@@ -246,8 +263,12 @@ def _cell_text(r) -> str:
 
 
 def lb_ratio(delta: float = DELTA) -> float:
-    """The Gaussian lower bound in the arena's units: ``2 log(1/(2.4 delta)) / log(1/delta)``."""
-    return 2 * math.log(1 / (2.4 * delta)) / math.log(1 / delta)
+    """The Gaussian lower bound in the arena's units: ``2 log(1/(2.4 delta)) / log(1/delta)``
+    (0 for ``delta >= 1/2.4``, where the bound's factor is not positive)."""
+    from ..validation import check_delta
+
+    delta = check_delta(delta)
+    return max(0.0, 2 * math.log(1 / (2.4 * delta)) / math.log(1 / delta))
 
 
 def pivot_cells(main: pd.DataFrame, values: str, P) -> pd.DataFrame:
@@ -445,6 +466,7 @@ STUDY = Study(
     grids={
         "main": Grid(arena_task, main_configs, runs="batches", fixed=_fixed,
                      description="every applicable (instance, algorithm) cell at delta = 0.05"),
+        "glr": arena_glr.GRIDS["glr"],
         "sweep": Grid(arena_task, sweep_configs, runs="sweep_batches", fixed=_fixed,
                       seed=lambda P: P["seed"] + 1,
                       description="the strongest methods and the oracle, delta = 1e-1..1e-6"),

@@ -40,7 +40,8 @@ from ..claims import clopper_pearson
 from ..experiments import summarise
 from ..plotting import errorbar_lines, level_colors, lower_bound_line
 from ..reported import fiez2019 as REP
-from . import Grid, Study
+from ..validation import check_rng
+from . import Grid, Study, check_params
 
 __all__ = ["PROFILES", "SETTINGS", "DELTA", "EPSILON", "ALPHA", "LB_FACTOR", "CTR_SCALE",
            "METHOD_NAMES", "METHODS", "COLORS", "FIG_METHODS", "STUDY", "make_env",
@@ -114,6 +115,13 @@ def make_env(fig: str, x: int, instance: int, seed: int):
         The chapter's master seed; the instance generator is seeded by
         ``[seed, figure, x, instance]``.
     """
+    from ..validation import check_int
+
+    if not isinstance(fig, str) or fig not in _FIG_CODE:
+        raise ValueError(f"fig must be one of {sorted(_FIG_CODE)}, got {fig!r}")
+    x = check_int(x, "x", minimum=2)
+    instance = check_int(instance, "instance", minimum=0)
+    seed = check_int(seed, "seed", minimum=0)
     g = np.random.default_rng([seed, _FIG_CODE[fig], x, instance])
     if fig == "1a":
         return instances.soare_benchmark(x)
@@ -134,6 +142,8 @@ def make_env(fig: str, x: int, instance: int, seed: int):
 def lower_bound(env) -> float:
     r"""Theorem 1's :math:`\psi^*\log(1/(2.4\delta))` of ``env`` (the paper's bound, without the
     KL's 1/2)."""
+    if not hasattr(env, "X") or not hasattr(env, "theta") or not hasattr(env, "Z"):
+        raise TypeError(f"env must be a linear bandit environment, got {type(env).__name__}")
     return designs.psi_star(env.X, env.theta, env.Z) * LB_FACTOR
 
 
@@ -192,6 +202,7 @@ def task(rng, *, fig, x, instance, n, seed, lingape_runs_1a, thm2_1d_max) -> dic
         ``samples_<m>``, ``correct_<m>``, ``stopped_<m>`` and the seconds per run ``time_<m>``;
         ``thm2`` where computed.
     """
+    check_rng(rng)
     env = make_env(fig, x, instance, seed)
     out = {"K": env.K, "n_items": int(env.Z.shape[0]), "d": env.d,
            "lb": lower_bound(env), "min_gap": float(np.sort(env.gaps)[1])}
@@ -214,6 +225,7 @@ def task(rng, *, fig, x, instance, n, seed, lingape_runs_1a, thm2_1d_max) -> dic
 
 def figure_configs(P) -> list[dict]:
     """The configurations of Figures 1a-2b, the costliest first (for the workers' balance)."""
+    check_params(P, ('fig1a_d', 'fig1b_n', 'fig1c_n', 'fig1d_d', 'fig2a_D', 'n_instances', 'n_runs'))
     return ([{"fig": "1d", "x": x, "instance": 0, "n": P["n_runs"]} for x in P["fig1d_d"][::-1]]
             + [{"fig": "1b", "x": x, "instance": 0, "n": P["n_runs"]} for x in P["fig1b_n"][::-1]]
             + [{"fig": "1c", "x": x, "instance": 0, "n": P["n_runs"]} for x in P["fig1c_n"][::-1]]
@@ -237,6 +249,7 @@ STUDY = Study(
 
 def grid_overview(P) -> pd.DataFrame:
     """The grid of :data:`STUDY` per figure: its abscissae, instances, runs and methods."""
+    check_params(P, ('fig1a_d', 'fig1b_n', 'fig1c_n', 'fig1d_d', 'fig2a_D', 'n_instances', 'n_runs'))
     t = STUDY.table("figures", P)
     return t.groupby("fig", sort=False).agg(
         x=("x", lambda s: ", ".join(str(v) for v in sorted(set(s)))),
@@ -280,6 +293,7 @@ def psi_check() -> pd.DataFrame:
 def prop1_table(P) -> pd.DataFrame:
     r"""Proposition 1: the best static design serving every :math:`\theta=e_j`, :math:`j\le d/2`,
     against :math:`\psi^*` at :math:`\theta^*=e_1`, on the instance of the proposition."""
+    check_params(P, ('prop1_d',))
     rows = []
     for d in P["prop1_d"]:
         env = instances.prop1_instance(d, angle=0.1)
@@ -303,15 +317,22 @@ def prop1_holds(prop1: pd.DataFrame) -> dict:
 
 def inv_gauge(X, y) -> float:
     r""":math:`1/\gamma(y)=\min\{\|w\|_1:X^\top w=y\}` (Lemma 1), an LP on :math:`w=w^+-w^-`."""
+    from ..validation import as_matrix, as_vector
+
+    X = as_matrix(X, "X")
+    y = as_vector(y, "y", size=X.shape[1])
     K = X.shape[0]
     res = linprog(np.ones(2 * K), A_eq=np.hstack([X.T, -X.T]), b_eq=y, bounds=(0, None),
                   method="highs")
+    if res.status != 0:
+        raise ValueError(f"y must lie in the span of the rows of X (LP status {res.status})")
     return res.fun
 
 
 def lemma1_table(P) -> pd.DataFrame:
     r"""Lemma 1's bounds :math:`\max\|y\|^2/\max\|x\|^2\le\rho(\mathcal Y)\le d/\gamma^2` on the
     worked example of Sec. 3.1, for :math:`\mathcal Y(\mathcal X)` and :math:`\{e_1-z'\}`."""
+    check_params(P, ('alphas',))
     rows = []
     for alpha in P["alphas"]:
         env = instances.soare_benchmark(6, omega=alpha, scale=1.0)
@@ -330,6 +351,7 @@ def lemma1_table(P) -> pd.DataFrame:
 def rounding_table(P, trials: int = 200) -> pd.DataFrame:
     r"""Proposition 2 (App. B) on ``trials`` random designs: the rounded design's value over the
     design's, against :math:`1+2p/N`, at :math:`N\in\{2p,5p,\lceil2p/\epsilon\rceil\}`."""
+    check_params(P, ('seed',))
     rng = np.random.default_rng(P["seed"])
     rows = []
     for _ in range(trials):
@@ -364,6 +386,7 @@ def worked_example(P) -> pd.DataFrame:
     r"""Sec. 3.1's example (d = 8): RAGE against the static design on :math:`\mathcal Y(\mathcal X)`
     (RAGE's first-round design) as :math:`\alpha` shrinks; ``n_runs`` runs each, generators
     seeded by ``[seed, 31 or 32, 1000 alpha]``."""
+    check_params(P, ('alphas', 'n_runs', 'seed'))
     rows = []
     for alpha in P["alphas"]:
         env = instances.soare_benchmark(8, omega=alpha, scale=1.0)
@@ -382,6 +405,7 @@ def worked_example(P) -> pd.DataFrame:
 def spread_table(P, n: int = 10000, draws: int = 5) -> pd.DataFrame:
     """Fig. 1b: the smallest gap of ``draws`` instances of ``n`` arms under the three readings
     of the angle spread (``instances.many_arms``)."""
+    check_params(P, ('seed',))
     rows = []
     for spread in ("code", "sd", "variance"):
         gaps = [np.sort(instances.many_arms(n, np.random.default_rng([P["seed"], k]),

@@ -28,6 +28,7 @@ from ..claims import clopper_pearson
 from ..environments import DelayedFeedbackArms
 from ..experiments import summarise
 from ..reported import grover2018 as paper
+from ..validation import check_rng
 from . import Grid, Study
 
 __all__ = ["STUDY", "PROFILES", "MODES", "VARIANTS", "make_env", "fig1_task", "biased_task",
@@ -203,6 +204,12 @@ def make_env(family: str, n: int, delay=None) -> DelayedFeedbackArms:
     delay : int, optional
         Overrides the family's constant delay (Figure 1c).
     """
+    from ..validation import check_int
+
+    n = check_int(n, "n", minimum=2)
+    if family not in ("bounded", "free", "bounded-spec", "free-spec"):
+        raise ValueError("family must be one of ('bounded', 'free', 'bounded-spec', 'free-spec'), "
+                         f"got {family!r}")
     i = np.arange(n)
     if family == "bounded":            # mu_i = 5 - (i/n)^0.6, i = 0..n-1
         s = CODE["bounded"]
@@ -262,6 +269,7 @@ def fig1_task(rng, family, n, mode, delay=None, variant="paper", panel=None):
     r"""One paired run of Figure 1: full-feedback racing and Algorithm 2 (or their parallel
     versions) on the same draws; ``ratio`` is :math:`t_{partial}/t_{full}` (Sec. 5).
     ``panel`` only labels the configuration."""
+    check_rng(rng)
     b, r = _batch(mode)
     return racing.paired_runs(make_env(family, n, delay), rng, k=int(round(K_FRAC * n)),
                               delta=DELTA, b=b, r=r, **VARIANTS[variant])
@@ -426,6 +434,7 @@ BIASED_ALGORITHMS = ("Algorithm 4 (bias-corrected)", "Algorithm 2 (trusts the fe
 def biased_task(rng, sigma_p, mode, algorithm):
     """One paired run on bounded means (n = 10) with adversarially biased partial feedback:
     Algorithm 4 (Prop. 2, reconstructed) or Algorithm 2 against full-feedback racing."""
+    check_rng(rng)
     env0 = make_env("bounded", 10)
     k = int(round(K_FRAC * 10))
     env = DelayedFeedbackArms(means=env0.means, sigmas=env0.sigmas, delay=env0.delay,
@@ -583,6 +592,9 @@ def battery_description(part: str) -> str:
 def battery_env(mult: float) -> DelayedFeedbackArms:
     r"""The 40 battery arms: lifetimes :math:`\mathcal N(\mu_i,(\mathrm{cv}\,\mu_i)^2)`
     (Gaussian ASSUMED), partial noise ``mult`` times the real predictor's surrogate."""
+    from ..validation import check_nonnegative
+
+    mult = check_nonnegative(mult, "mult")
     m = battery_model()
     mu = m["mu"]
     return DelayedFeedbackArms(means=mu, sigmas=m["cv"] * mu, delay=1,
@@ -593,6 +605,7 @@ def battery_env(mult: float) -> DelayedFeedbackArms:
 def battery_task(rng, mult, mode, data):
     """One paired run of Figure 2 on the Severson et al. instance; the delay is the drawn
     lifetime in cycles (``FinalValueDelays``). ``data`` (the table's digest) keys the task."""
+    check_rng(rng)
     b, r = _batch(mode)
     return racing.paired_runs(battery_env(mult), rng, k=battery_model()["k"], delta=DELTA, b=b,
                               r=r, delays=racing.FinalValueDelays(scale=1.0))
@@ -722,6 +735,8 @@ PREDICTORS = ("real", "oracle")
 def solver_env(predictor: str) -> DelayedFeedbackArms:
     """The 8 SCIP configurations as Gaussian arms (ASSUMED), with the ``"real"`` predictor's
     surrogate or the ``"oracle"``'s as partial feedback (one sigma_p for all arms)."""
+    if predictor not in ("real", "oracle"):
+        raise ValueError(f"predictor must be 'real' or 'oracle', got {predictor!r}")
     m = solver_model()
     sp, d0 = (m["sigma_p"], m["delta0"]) if predictor == "real" else ORACLE
     return DelayedFeedbackArms(means=m["arms"]["mean"].to_numpy(),
@@ -732,6 +747,7 @@ def solver_env(predictor: str) -> DelayedFeedbackArms:
 def solver_task(rng, mode, predictor, data):
     """One paired run of the solver analogue; a pull's delay is uniform between the arm's
     shortest and longest run (ASSUMED). ``data`` (the table's digest) keys the task."""
+    check_rng(rng)
     m = solver_model()
     delays = racing.RandomDelays(low=m["arms"]["min_steps"].to_numpy(),
                                  high=m["arms"]["max_steps"].to_numpy())

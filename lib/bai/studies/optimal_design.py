@@ -15,7 +15,8 @@ import pandas as pd
 from .. import designs
 from ..claims import AtMost, ClaimSpec, Holds, Tolerance
 from ..instances import soare_benchmark
-from . import Grid, Study
+from ..validation import check_in_interval, check_rng
+from . import Grid, Study, check_params
 
 __all__ = ["PROFILES", "CLAIMS", "STUDY", "OMEGA", "g_optimal_table", "soare_table",
            "elfving_check", "rounding_table", "plot_rounding", "solver_agreement",
@@ -73,6 +74,7 @@ CLAIMS = {
 def g_optimal_table(P) -> pd.DataFrame:
     """Random Gaussian arms: the fast solver's G-optimal value against cvxpy's, its certified
     gap and the Kiefer--Wolfowitz lower bound ``2d - max_x ||x||^2_{A(lambda)^-1}``."""
+    check_params(P, ('g_sizes', 'seed'))
     rng = np.random.default_rng(P["seed"])
     rows = []
     for K, d in P["g_sizes"]:
@@ -90,6 +92,7 @@ def g_optimal_table(P) -> pd.DataFrame:
 
 def soare_table(P, omega: float = OMEGA) -> pd.DataFrame:
     """XY value (``2d`` in theory) and psi* with the oracle weights on the Soare benchmark."""
+    check_params(P, ('soare_dims',))
     rows = []
     for d in P["soare_dims"]:
         inst = soare_benchmark(d, omega=omega)
@@ -105,6 +108,8 @@ def soare_table(P, omega: float = OMEGA) -> pd.DataFrame:
 def elfving_check(omega: float = OMEGA) -> pd.DataFrame:
     """Elfving's closed form of psi* for d = 2, ``((1 + cot(omega/2))/2)^2``, against the
     solver, and the value of each oracle direction at the closed-form design."""
+    omega = check_in_interval(omega, "omega", 0.0, float(np.pi) / 2, low_open=True,
+                              high_open=True)
     psi_closed = ((1 + 1 / np.tan(omega / 2)) / 2) ** 2
     w = np.array([1 - np.cos(omega), np.sin(omega)])
     lam_closed = np.append(w / w.sum(), 0.0)
@@ -125,6 +130,7 @@ def elfving_check(omega: float = OMEGA) -> pd.DataFrame:
 def rounding_table(P, omega: float = OMEGA) -> pd.DataFrame:
     """Efficient rounding of two designs (XY on random arms, oracle on the Soare benchmark) to
     ``N`` pulls: ``f(N./N)/f(lambda)`` against the bound ``1 + 2p/N`` (Fiez et al. 2019, App. B)."""
+    check_params(P, ('rounding_instance', 'rounding_max_N', 'rounding_points', 'rounding_soare_d', 'seed'))
     K, d = P["rounding_instance"]
     X_r = np.random.default_rng(P["seed"] + 1).standard_normal((K, d))
     soare_r = soare_benchmark(P["rounding_soare_d"], omega=omega)
@@ -174,6 +180,7 @@ def solver_agreement(rng, K: int, d: int, design: str) -> dict:
     """One random instance (``K`` Gaussian arms in ``R^d``): the G (``design="G"``) or XY
     design solved by the fast solver and by cvxpy; their relative difference and the fast
     solver's certified gap."""
+    check_rng(rng)
     X = rng.standard_normal((K, d))
     Y = X if design == "G" else designs.PairwiseDifferences(X)
     fast = designs.solve_design(X, Y)

@@ -33,7 +33,9 @@ from ..estimation import soare_c, soare_log_term
 from ..experiments import summarise
 from ..instances import soare_benchmark
 from ..reported import soare2014 as paper
-from . import Grid, Study
+from ..validation import (check_delta, check_int, check_nonnegative, check_positive,
+                          check_rng)
+from . import Grid, Study, check_params
 
 __all__ = ["DELTA", "ALPHA", "OMEGA", "BLOCK", "READINGS", "FIG4_LABELS", "READ_LABELS",
            "PROFILES", "STUDY", "fig4_configs", "fig4_fixed", "fig4_task", "hlb_table", "lemma2_tables",
@@ -88,6 +90,7 @@ PROFILES = {
 def fig4_configs(P) -> list[dict]:
     """The configurations of Figure 4 (Sec. 6): every strategy at every ``d`` of ``P["dims"]``,
     then the other readings of XY-adaptive, cut at ``P["adaptive_cap"]`` samples."""
+    check_params(P, ('adaptive_cap', 'dims'))
     grid = [{"strategy": s, "d": d, **kw} for s, kw in STRATEGIES for d in P["dims"]]
     grid += [{"strategy": "XY-adaptive", "d": d, "reading": r, "block_rtol": BLOCK,
               "max_samples": P["adaptive_cap"]} for r in READINGS for d in P["dims"]]
@@ -97,6 +100,7 @@ def fig4_configs(P) -> list[dict]:
 def fig4_fixed(P) -> dict:
     """What every task of Figure 4 receives besides its configuration: ``n_runs``, the runs of
     one task (they share the task's static path). It keys the checkpoints, not the seeds."""
+    check_params(P, ('n_runs',))
     return {"n_runs": P["n_runs"]}
 
 
@@ -104,6 +108,7 @@ def fig4_task(rng, *, strategy: str, d: int, n_runs: int, **options) -> dict:
     """``n_runs`` runs of one strategy on the benchmark of Sec. 6 in dimension ``d``, at the
     paper's ``delta``, ``alpha`` and ``omega`` (:func:`bai.algorithms.soare.benchmark_task`;
     ``options``: ``reading``, ``block_rtol``, ``max_samples``)."""
+    check_rng(rng)
     return soare.benchmark_task(rng, strategy=strategy, d=d, n_runs=n_runs, delta=DELTA,
                                 alpha=ALPHA, omega=OMEGA, **options)
 
@@ -113,9 +118,20 @@ def fig4_task(rng, *, strategy: str, d: int, n_runs: int, **options) -> dict:
 # ---------------------------------------------------------------------------------------------
 
 
+def _check_dims(dims) -> list:
+    """``dims`` as a non-empty list of dimensions (integers at least 2), else an error naming it."""
+    if isinstance(dims, (str, bytes)) or not hasattr(dims, "__iter__"):
+        raise TypeError(f"dims must be a list of dimensions, got {type(dims).__name__}")
+    dims = list(dims)
+    if not dims:
+        raise ValueError("dims must name at least one dimension")
+    return [check_int(d, "dims", minimum=2) for d in dims]
+
+
 def hlb_table(dims, omega: float = OMEGA) -> pd.DataFrame:
     r""":math:`H_{LB}` (Eq. 6) on the benchmark of Sec. 6 for each ``d`` in ``dims``, with its
     certified gap and the optimal design's weights on :math:`e_1`, :math:`e_2`, :math:`x_{d+1}`."""
+    dims = _check_dims(dims)
     rows = []
     for d in dims:
         env = soare_benchmark(d, omega=omega)
@@ -134,6 +150,9 @@ def lemma2_tables(seed: int, n_instances: int, tol: float = 1e-6):
     and without the best arm's term) on as many canonical bandits; ``checks``: the fraction of
     instances on which each inequality holds (relative tolerance ``tol``).
     """
+    seed = check_int(seed, "seed", minimum=0)
+    n_instances = check_int(n_instances, "n_instances", minimum=1)
+    tol = check_nonnegative(tol, "tol")
     rng = np.random.default_rng(seed)
     rows = []
     for _ in range(n_instances):
@@ -177,7 +196,15 @@ def greedy_quality(d: int, n: int, h_lb: float, omega: float = OMEGA) -> dict:
     r"""The greedy G, XY and oracle rules after ``n`` pulls on the benchmark in dimension ``d``:
     each normalised value :math:`n\max_y\|y\|^2_{A_n^{-1}}` over its optimum (:math:`d`,
     :math:`2d`, :math:`H_{LB}`; Eqs. 12, 14, 5), and the oracle rule's share of :math:`e_2`."""
+    from ..validation import check_int, check_positive
+
+    d = check_int(d, "d", minimum=2)
+    n = check_int(n, "n", minimum=1)
+    h_lb = check_positive(h_lb, "h_lb")
     env = soare_benchmark(d, omega=omega)
+    if n < soare.initial_counts(env.X).sum():
+        raise ValueError(f"n must be at least the {int(soare.initial_counts(env.X).sum())} "
+                         f"initial pulls, got {n}")
     X, start = env.X, soare.initial_counts(env.X)
     Ystar, _ = designs.oracle_directions(env.theta, X)
     out = {"d": d}
@@ -228,6 +255,9 @@ def fig4_summary(runs: pd.DataFrame) -> pd.DataFrame:
 def n_star(H: float, K: int, delta: float = DELTA) -> float:
     r"""The oracle complexity of Eq. 7: the fixed point
     :math:`N^*=c^2H_{LB}\log_{N^*}(K^2/\delta)` (Soare et al. 2014, Sec. 3)."""
+    from ..validation import check_positive
+
+    H = check_positive(H, "H")
     N = 1e6
     for _ in range(100):
         N = soare_c() ** 2 * H * float(soare_log_term(N, K, delta))
@@ -326,6 +356,13 @@ def prop1_coverage(d: int, horizon: int, n_runs: int, seed: int, delta: float = 
     (every step up to 1000 pulls, then a geometric grid up to ``horizon``), whether each of
     ``n_runs`` runs violates :math:`|y^\top(\hat\theta_n-\theta^*)|\le
     c\|y\|_{A^{-1}}\sqrt{\log_n(K^2/\delta)}` for some direction :math:`y` at some step."""
+    d = check_int(d, "d", minimum=2)
+    horizon = check_int(horizon, "horizon", minimum=1)
+    n_runs = check_int(n_runs, "n_runs", minimum=1)
+    seed = check_int(seed, "seed", minimum=0)
+    delta = check_delta(delta)
+    omega = check_positive(omega, "omega")
+    batch = check_int(batch, "batch", minimum=1)
     env = soare_benchmark(d, omega=omega)
     path = soare.static_path(env.X, "XY", horizon, grid_ratio=1e-3, seed=1)
     rng = np.random.default_rng(seed)
@@ -422,6 +459,8 @@ def reason(claim: str, holds: bool = False, *, alg: str = "", n_runs: int = 0, *
 def plot_cones(n_pulls: int = 4_000, delta: float = DELTA):
     r"""Three arms in :math:`\mathbb R^2`: their cones of optimality, :math:`\theta^*` and the
     confidence sets of Prop. 1 after ``n_pulls`` pulls of two designs (Sec. 2-3 of the paper)."""
+    n_pulls = check_int(n_pulls, "n_pulls", minimum=1)
+    delta = check_delta(delta)
     arms = np.array([[1.0, 0.0], [0.0, 1.0], [np.cos(0.5), np.sin(0.5)]])
     theta = np.array([1.0, 0.03])         # x1 is best; x3 is second
     fig, ax = plt.subplots(figsize=(5.2, 4.6))

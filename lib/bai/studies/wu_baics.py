@@ -24,6 +24,7 @@ from ..algorithms import baics
 from ..claims import NOT_REPRODUCED
 from ..instances import BAICS_EXAMPLES, baics_example
 from ..reported import wu_baics as PAPER
+from ..validation import check_rng
 from . import Grid, Study
 
 __all__ = ["STUDY", "PROFILES", "SETTINGS", "DELTA", "TAU_MAX", "N0", "READINGS", "READING_LABEL",
@@ -79,6 +80,9 @@ def glr_tag(reading: str) -> str:
 
 def describe(env) -> pd.DataFrame:
     """An example as a table: the means, the quality, feasibility and the best feasible arm."""
+    if not all(hasattr(env, a) for a in ("mu", "quality", "feasible", "best_feasible_arm")):
+        raise TypeError(f"env must be a BAICS example (baics_example(name)), got "
+                        f"{type(env).__name__}")
     df = pd.DataFrame(env.mu, columns=[f"subpop {l + 1}" for l in range(env.L)],
                       index=pd.Index([f"arm {k + 1}" for k in range(env.K)], name=env.name))
     df["quality"] = env.quality
@@ -364,6 +368,7 @@ def task(rng, example, algorithm, projection, glr_scale, delta, tau_max, batch=1
         run was capped, the counts ``N_kl(tau)`` and
         T-a-SCS's largest C-tracking ratio (12).
     """
+    check_rng(rng)
     kw = {"delta": delta, "tau_max": tau_max, "n0": N0, "glr_scale": glr_scale}
     if algorithm == "T-a-SCS":
         kw.update(projection=projection, step_size=SETTINGS["step_size"])

@@ -42,7 +42,8 @@ from ..experiments import summarise
 from ..instances import canonical_bandit, click_instance, click_theta, soare_benchmark
 from ..plotting import errorbar_lines, level_colors
 from ..reported import xu2018 as paper
-from . import Grid, Study
+from ..validation import check_rng
+from . import Grid, Study, check_params
 
 __all__ = ["STUDY", "PROFILES", "SETTINGS", "STRATEGIES", "synth_configs", "synth_task",
            "click_configs", "click_task"]
@@ -150,6 +151,7 @@ def synth_task(rng, *, experiment, strategy, n_runs, d, gap=None, variant=None, 
     dict
         Per run: ``samples``, ``correct``, ``stopped`` and the ``counts`` per arm.
     """
+    check_rng(rng)
     if experiment == "fig2":
         env = canonical_bandit([gap] + [0.0] * (d - 1))
     else:
@@ -176,6 +178,7 @@ def _variants(P) -> dict:
 
 def synth_configs(P) -> list[dict]:
     """Every synthetic configuration, in the chapter's order (one ``experiment`` per grid)."""
+    check_params(P, ('adaptive_cap', 'check_runs', 'dims', 'fig2_d', 'gaps', 'n_runs', 't1_lingape_runs', 't1_static_batches', 'table_d'))
     n, dims, cap, d5 = P["n_runs"], P["dims"], P["adaptive_cap"], P["table_d"]
     grid = [{"experiment": "fig1", "strategy": "XY-static", "d": d, "n_runs": n}
             for d in dims[::-1]]
@@ -248,6 +251,7 @@ def click_task(rng, *, strategy, K, instance):
     The instance is ``click_instance(K, default_rng([INSTANCE_SEED, K, instance]))``: both
     strategies run on the same instances (Sec. 7.2; App. A's thresholds).
     """
+    check_rng(rng)
     env = click_instance(K, np.random.default_rng([INSTANCE_SEED, K, instance]),
                          ctr_scale=CTR_SCALE)
     if strategy == "LinGapE":
@@ -265,6 +269,7 @@ def click_task(rng, *, strategy, K, instance):
 
 def click_configs(P) -> list[dict]:
     """Both strategies on ``n_instances`` instances per number of arms ``K``."""
+    check_params(P, ('Ks', 'n_instances'))
     return [{"strategy": s, "K": K, "instance": i} for K in P["Ks"][::-1]
             for s in ("LinGapE", "XY-static") for i in range(P["n_instances"])]
 

@@ -1,0 +1,790 @@
+r"""The GLR stopping rule for linear and transductive Gaussian bandits, the lower bound in
+:math:`T^*` units, and the compiled core shared by the asymptotically optimal sampling rules.
+
+Setting: arms :math:`\mathcal X=\{x_1..x_K\}\subset\mathbb R^d` (spanning), answers
+:math:`\mathcal Z=\{z_1..z_M\}` (default :math:`\mathcal X`), rewards
+:math:`x_a^\top\theta+\mathcal N(0,\sigma^2)`.
+
+**Lower bound** (Garivier and Kaufmann 2016, Thm 1; Soare et al. 2014, Sec. 3; Fiez et al. 2019,
+Thm 1). Every :math:`\delta`-correct algorithm has
+:math:`\mathbb E[\tau]\ge T^*(\theta)\,\mathrm{kl}(\delta,1-\delta)`, with
+
+.. math:: T^*(\theta)^{-1}=\max_{w\in\Delta_K}\min_{z\ne z^*}
+          \frac{((z^*-z)^\top\theta)^2}{2\sigma^2\|z^*-z\|^2_{A(w)^{-1}}},
+          \qquad T^*=2\sigma^2\psi^* ,
+
+(:func:`t_star`; :math:`\psi^*` is :func:`bai.designs.psi_star`). The arena's new ratios are
+:math:`\mathbb E[\tau]/(T^*\log(1/\delta))`, so that the lower bound is the line 1 as
+:math:`\delta\to0`; with :math:`\sigma=1` the arena's older unit is
+:math:`\mathbb E[\tau]/(\psi^*\log(1/\delta)) = 2\times` this ratio.
+
+**GLR statistic** (:func:`glr_statistic`). With the least-squares estimate
+:math:`\hat\theta_t=V_t^{-1}S_t` (:math:`V_t=\sum_s x_{a_s}x_{a_s}^\top`, unregularised,
+:math:`S_t=\sum_s Y_s x_{a_s}`) and :math:`\hat z=\arg\max_z z^\top\hat\theta_t`,
+
+.. math:: \Lambda_t=\min_{\lambda:\ \exists z\ne\hat z,\ (\hat z-z)^\top\lambda\le0}
+          \frac{\|\hat\theta_t-\lambda\|^2_{V_t}}{2\sigma^2}
+          =\min_{z\ne\hat z}\frac{((\hat z-z)^\top\hat\theta_t)^2}{2\sigma^2\|\hat z-z\|^2_{V_t^{-1}}},
+
+the Gaussian log-likelihood ratio of the empirical answer against its alternative (the union of
+half-spaces). The rule stops at the first :math:`t` with :math:`\Lambda_t>\beta(t,\delta)` and
+recommends :math:`\hat z`. It is checked **after every pull**, from the end of the initial pulls
+(the first :math:`d` rank-raising arms in index order, one pull each, counted in :math:`\tau`).
+
+**Thresholds** (:data:`THRESHOLDS`), both of the form :math:`a(t)+b\log(1/\delta)`:
+
+* ``"heuristic"``: :math:`\beta(t,\delta)=\log((1+\log t)/\delta)`, the threshold of the
+  experiments of Garivier and Kaufmann (2016, Sec. 6), used by the LinBAI and FWS code. No proof
+  of :math:`\delta`-correctness is known for it in linear bandits.
+* ``"mixture"`` (proven): :math:`\beta(t,\delta)=(1+u)\,[\log(1/\delta)+\frac12\log\det(I+V_t/(uc))]`,
+  :math:`u=0.1`, :math:`c=\lambda_{\min}` of the Gram matrix of the initial pulls (the form that
+  Lazy Track-and-Stop's code ``LAZY_TS.py`` implements for Jedra and Proutière 2020). Proof, from
+  Abbasi-Yadkori, Pál, Szepesvári (2011), **Theorem 1** (self-normalised bound for vector-valued
+  martingales, method of mixtures with prior :math:`\lambda I`, :math:`\lambda=uc`): with
+  :math:`\bar V_t=V_t+\lambda I`, with probability :math:`\ge1-\delta`, for all :math:`t`,
+  :math:`\|S_t-V_t\theta\|^2_{\bar V_t^{-1}}\le2\sigma^2\log(\det(I+V_t/\lambda)^{1/2}/\delta)`.
+  Since :math:`\hat\theta_t-\theta=V_t^{-1}(S_t-V_t\theta)` and
+  :math:`V_t^{-1}\preceq(1+\lambda/\lambda_{\min}(V_t))\bar V_t^{-1}\preceq(1+u)\bar V_t^{-1}`
+  (because :math:`\lambda_{\min}(V_t)\ge c` after the initial pulls),
+  :math:`\|\hat\theta_t-\theta\|^2_{V_t}/(2\sigma^2)\le\beta(t,\delta)` for all :math:`t`. On a
+  wrong stop :math:`\theta` lies in the alternative of :math:`\hat z`, so
+  :math:`\Lambda_t\le\|\hat\theta_t-\theta\|^2_{V_t}/(2\sigma^2)\le\beta`: the error probability
+  is at most :math:`\delta`. Assumptions: conditionally :math:`\sigma`-sub-Gaussian noise with
+  known :math:`\sigma`, arms chosen from the past (predictable), the rule checked only after the
+  initial pulls; no ridge in the estimate, no bound on :math:`\|\theta\|`.
+
+**One trajectory, every** :math:`\delta`. The sampling rules of this package do not depend on
+:math:`\delta` (nor on the threshold): one trajectory per run is simulated and the stopping time
+of every :math:`\delta` of a grid (and every threshold) is read off it; because
+:math:`\beta(t,\delta)` increases as :math:`\delta` decreases, the first crossings are ordered
+and one pointer per threshold finds them exactly. The result equals separate runs with one
+:math:`\delta` each and the same generator (tested).
+
+The compiled helpers (:func:`sm_update`, :func:`glr_kernel`, :func:`ctrack`, :func:`observe`)
+are the only place where each formula is written; the sampling-rule modules
+(:mod:`~bai.algorithms.lazy_tas`, :mod:`~bai.algorithms.fws`, :mod:`~bai.algorithms.lingame`,
+:mod:`~bai.algorithms.top_two`, :mod:`~bai.algorithms.glr_baselines`) call them from their
+kernels, and :func:`simulate` drives them.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass, field
+
+import numba
+import numpy as np
+
+from ..environments import GaussianLinearBandit
+from ..validation import check_delta, check_int, check_positive, check_rng
+from .common import RunsResult
+
+__all__ = ["THRESHOLDS", "MIXTURE_U", "t_star", "kl_bernoulli", "expected_time_lower_bound",
+           "threshold_value", "glr_statistic", "spanner", "GLRResult", "GLRRule", "simulate",
+           "simulate_runs", "runs_table", "check_env", "check_deltas", "check_thresholds",
+           "sm_update", "glr_kernel", "closest_alternative", "ctrack", "observe", "greedy_arm",
+           "plugin_design", "alt_values_grads", "design_inverse"]
+
+#: The stopping thresholds: name -> description (see the module docstring).
+THRESHOLDS = {
+    "heuristic": "log((1 + log t)/delta) (Garivier & Kaufmann 2016, Sec. 6; LinBAI/FWS code)",
+    "mixture": "(1+u)(log(1/delta) + 1/2 log det(I + V_t/(u c))), u = 0.1, c = lambda_min of the "
+               "initial pulls (Abbasi-Yadkori et al. 2011, Thm 1; proven delta-correct)",
+}
+_KIND = {"heuristic": 0, "mixture": 1}
+#: u of the mixture threshold (the value of Lazy Track-and-Stop's code)
+MIXTURE_U = 0.1
+#: steps simulated per call of a compiled kernel (the random numbers are drawn in such chunks)
+CHUNK = 8192
+
+
+# ---------------------------------------------------------------------------------------------
+# Lower bound in T* units
+# ---------------------------------------------------------------------------------------------
+
+
+def t_star(X, theta, Z=None, sigma: float = 1.0, **design_kw) -> float:
+    r""":math:`T^*(\theta)=2\sigma^2\psi^*` for Gaussian noise :math:`\mathcal N(0,\sigma^2)`
+    (module docstring): :math:`\mathbb E[\tau]\ge T^*\mathrm{kl}(\delta,1-\delta)`.
+
+    ``design_kw`` go to :func:`bai.designs.solve_design`. Raises ``ValueError`` when the best
+    answer is not unique (:math:`T^*` infinite).
+    """
+    from ..designs import psi_star
+
+    sigma = check_positive(sigma, "sigma")
+    return 2.0 * sigma**2 * psi_star(X, theta, Z, **design_kw)
+
+
+def kl_bernoulli(delta) -> float:
+    r""":math:`\mathrm{kl}(\delta,1-\delta)=(1-2\delta)\log((1-\delta)/\delta)`
+    (:math:`\ge\log(1/(2.4\delta))`; equivalent to :math:`\log(1/\delta)` as :math:`\delta\to0`)."""
+    delta = check_delta(delta)
+    return (1.0 - 2.0 * delta) * math.log((1.0 - delta) / delta)
+
+
+def expected_time_lower_bound(X, theta, delta, Z=None, sigma: float = 1.0) -> float:
+    r""":math:`T^*(\theta)\,\mathrm{kl}(\delta,1-\delta)` (Garivier and Kaufmann 2016, Thm 1)."""
+    return t_star(X, theta, Z, sigma) * kl_bernoulli(delta)
+
+
+# ---------------------------------------------------------------------------------------------
+# Validation
+# ---------------------------------------------------------------------------------------------
+
+
+def check_env(env) -> GaussianLinearBandit:
+    """A Gaussian linear bandit whose arms span R^d and whose best answer is unique."""
+    if not isinstance(env, GaussianLinearBandit):
+        raise TypeError("env must be a bai.environments.GaussianLinearBandit (the GLR rule and "
+                        f"its thresholds assume Gaussian noise), got {type(env).__name__}")
+    if np.linalg.matrix_rank(env.X) < env.d:
+        raise ValueError("env.X must span R^d (the GLR rule uses the least-squares estimate)")
+    v = env.item_values
+    best = int(np.argmax(v))
+    others = np.delete(v, best)
+    if np.any(v[best] - others <= 1e-12 * max(1.0, float(np.abs(v).max()))):
+        raise ValueError("env must have a unique best answer (a zero gap makes T* infinite and "
+                         "the problem unsolvable at any delta)")
+    return env
+
+
+def check_deltas(deltas, name: str = "deltas") -> np.ndarray:
+    """A non-empty sequence of distinct confidence levels in (0, 1) (a number is one level)."""
+    if isinstance(deltas, numbers.Real) and not isinstance(deltas, bool):
+        deltas = [deltas]
+    if isinstance(deltas, (str, bytes)) or not hasattr(deltas, "__len__") or len(deltas) == 0:
+        raise ValueError(f"{name} must be a number or a non-empty sequence of numbers in (0, 1)")
+    out = np.array([check_delta(d, name) for d in deltas], dtype=float)
+    if len(np.unique(out)) != len(out):
+        raise ValueError(f"{name} must be distinct, got {list(out)}")
+    return out
+
+
+def check_thresholds(threshold, name: str = "threshold") -> tuple:
+    """A threshold name of :data:`THRESHOLDS`, or a non-empty sequence of distinct names."""
+    names = (threshold,) if isinstance(threshold, str) else threshold
+    if not isinstance(names, (list, tuple)) or not names:
+        raise TypeError(f"{name} must be one of {sorted(THRESHOLDS)} or a list of them, "
+                        f"got {threshold!r}")
+    for n in names:
+        if n not in THRESHOLDS:
+            raise ValueError(f"{name} must be one of {sorted(THRESHOLDS)}, got {n!r}")
+    if len(set(names)) != len(names):
+        raise ValueError(f"{name} names must be distinct, got {names}")
+    return tuple(names)
+
+
+def spanner(X) -> np.ndarray:
+    """The first rank-raising arms of ``X`` in index order (``d`` indices): the initial pulls."""
+    X = np.asarray(X, dtype=float)
+    d = X.shape[1]
+    chosen: list = []
+    for k in range(X.shape[0]):
+        if np.linalg.matrix_rank(X[chosen + [k]]) > len(chosen):
+            chosen.append(k)
+            if len(chosen) == d:
+                break
+    if len(chosen) < d:
+        raise ValueError("X must span R^d")
+    return np.array(chosen, dtype=np.int64)
+
+
+# ---------------------------------------------------------------------------------------------
+# Compiled core: each formula once
+# ---------------------------------------------------------------------------------------------
+
+
+@numba.njit(cache=True)
+def matvec(A, x):
+    """``A @ x`` as a loop (small matrices: no BLAS call)."""
+    n, m = A.shape
+    out = np.empty(n)
+    for i in range(n):
+        r = 0.0
+        for j in range(m):
+            r += A[i, j] * x[j]
+        out[i] = r
+    return out
+
+
+@numba.njit(cache=True)
+def sm_update(Ainv, x):
+    r"""Sherman--Morrison, in place: :math:`A^{-1}\leftarrow(A+xx^\top)^{-1}`; returns
+    :math:`x^\top A^{-1}x` (before the update)."""
+    return _sm_update_buf(Ainv, x, np.empty(x.shape[0]))
+
+
+@numba.njit(cache=True)
+def _sm_update_buf(Ainv, x, u):
+    """:func:`sm_update` with a work vector ``u`` (no allocation)."""
+    d = x.shape[0]
+    for i in range(d):
+        r = 0.0
+        for j in range(d):
+            r += Ainv[i, j] * x[j]
+        u[i] = r
+    q = 0.0
+    for i in range(d):
+        q += x[i] * u[i]
+    den = 1.0 + q
+    for i in range(d):
+        for j in range(d):
+            Ainv[i, j] -= u[i] * u[j] / den
+    return q
+
+
+@numba.njit(cache=True)
+def quad(Ainv, y):
+    """``y^T Ainv y``."""
+    d = y.shape[0]
+    s = 0.0
+    for i in range(d):
+        r = 0.0
+        for j in range(d):
+            r += Ainv[i, j] * y[j]
+        s += y[i] * r
+    return s
+
+
+@numba.njit(cache=True)
+def best_answer(Z, theta):
+    """``argmax_z z^T theta`` (first index on ties) and the values ``Z theta``."""
+    v = matvec(Z, theta)
+    return int(np.argmax(v)), v
+
+
+@numba.njit(cache=True)
+def glr_kernel(Z, theta, Vinv, sigma2):
+    r"""The GLR statistic :math:`\Lambda` of the empirical answer (module docstring): returns
+    ``(zhat, Lambda)``; :math:`\Lambda=0` on a tie for the best answer."""
+    return _glr_kernel_buf(Z, theta, Vinv, sigma2, np.empty(Z.shape[0]), np.empty(Z.shape[1]))
+
+
+@numba.njit(cache=True)
+def _glr_kernel_buf(Z, theta, Vinv, sigma2, v, y):
+    """:func:`glr_kernel` with work vectors ``v`` (M) and ``y`` (d): no allocation."""
+    M, d = Z.shape
+    b = 0
+    for m in range(M):
+        r = 0.0
+        for i in range(d):
+            r += Z[m, i] * theta[i]
+        v[m] = r
+        if r > v[b]:
+            b = m
+    stat = np.inf
+    for m in range(M):
+        if m == b:
+            continue
+        g = v[b] - v[m]
+        if g <= 0.0:
+            return b, 0.0
+        for i in range(d):
+            y[i] = Z[b, i] - Z[m, i]
+        s = quad(Vinv, y)
+        if s <= 0.0:          # an item equal to the best one: no information separates them
+            continue
+        val = g * g / (2.0 * sigma2 * s)
+        if val < stat:
+            stat = val
+    return b, stat
+
+
+@numba.njit(cache=True)
+def closest_alternative(Z, b, theta, Ainv, sigma2):
+    r"""For weights with :math:`A(w)^{-1}=` ``Ainv``: the alternative answer ``m`` minimising
+    :math:`f_m(w)=g_m^2/(2\sigma^2\|y_m\|^2_{A(w)^{-1}})` (:math:`y_m=z_b-z_m`,
+    :math:`g_m=y_m^\top\theta`), its value, and the projection
+    :math:`\lambda=\theta-(g_m/\|y_m\|^2_{A^{-1}})A^{-1}y_m` (:math:`\lambda=\theta`, value 0,
+    when some :math:`g_m\le0`)."""
+    M, d = Z.shape
+    best_m, best_v = -1, np.inf
+    lam = theta.copy()
+    y = np.empty(d)
+    for m in range(M):
+        if m == b:
+            continue
+        for i in range(d):
+            y[i] = Z[b, i] - Z[m, i]
+        g = 0.0
+        for i in range(d):
+            g += y[i] * theta[i]
+        s = quad(Ainv, y)
+        if s <= 0.0:
+            continue
+        if g <= 0.0:
+            return m, 0.0, theta.copy()
+        val = g * g / (2.0 * sigma2 * s)
+        if val < best_v:
+            best_v, best_m = val, m
+            u = matvec(Ainv, y)
+            for i in range(d):
+                lam[i] = theta[i] - g / s * u[i]
+    return best_m, best_v, lam
+
+
+@numba.njit(cache=True)
+def ctrack(N, cumw, w):
+    r"""C-tracking (Garivier and Kaufmann 2016, Sec. 3.1, without the :math:`\epsilon`-projection,
+    as every reference code): ``cumw += w``, then the arm of the support of ``w`` with the largest
+    deficit :math:`\sum_s w_s-N_k` (first index on ties)."""
+    K = N.shape[0]
+    a, best = -1, np.inf
+    for k in range(K):
+        cumw[k] += w[k]
+        if w[k] > 0.0:
+            v = N[k] - cumw[k]
+            if v < best:
+                best, a = v, k
+    return a
+
+
+@numba.njit(cache=True)
+def greedy_arm(X, Vinv, y):
+    r""":math:`\arg\min_k\|y\|^2_{(V+x_kx_k^\top)^{-1}}=\arg\max_k(x_k^\top V^{-1}y)^2/(1+x_k^\top
+    V^{-1}x_k)` (first index on ties)."""
+    u = matvec(Vinv, y)
+    K = X.shape[0]
+    best, a = -1.0, 0
+    for k in range(K):
+        p = 0.0
+        for i in range(u.shape[0]):
+            p += X[k, i] * u[i]
+        v = p * p / (1.0 + quad(Vinv, X[k]))
+        if v > best:
+            best, a = v, k
+    return a
+
+
+@numba.njit(cache=True)
+def cholesky_small(A):
+    """Lower Cholesky factor of a small symmetric positive definite matrix (loops)."""
+    n = A.shape[0]
+    L = np.zeros((n, n))
+    for i in range(n):
+        for j in range(i + 1):
+            s = A[i, j]
+            for k in range(j):
+                s -= L[i, k] * L[j, k]
+            if i == j:
+                L[i, i] = math.sqrt(max(s, 0.0))
+            else:
+                L[i, j] = s / L[j, j] if L[j, j] > 0.0 else 0.0
+    return L
+
+
+@numba.njit(cache=True)
+def inv_small(A):
+    """Inverse of a small matrix by Gauss--Jordan elimination with partial pivoting (loops, no
+    LAPACK call); raises nothing: a singular pivot gives inf entries."""
+    n = A.shape[0]
+    M = A.copy()
+    R = np.eye(n)
+    for c in range(n):
+        p = c
+        for r in range(c + 1, n):
+            if abs(M[r, c]) > abs(M[p, c]):
+                p = r
+        if p != c:
+            for j in range(n):
+                M[c, j], M[p, j] = M[p, j], M[c, j]
+                R[c, j], R[p, j] = R[p, j], R[c, j]
+        piv = M[c, c]
+        for j in range(n):
+            M[c, j] /= piv
+            R[c, j] /= piv
+        for r in range(n):
+            if r != c:
+                f = M[r, c]
+                if f != 0.0:
+                    for j in range(n):
+                        M[r, j] -= f * M[c, j]
+                        R[r, j] -= f * R[c, j]
+    return R
+
+
+@numba.njit(cache=True)
+def design_inverse(X, w):
+    r""":math:`A(w)^{-1}=(\sum_kw_kx_kx_k^\top)^{-1}` (exact, not the FWS repo's update)."""
+    K, d = X.shape
+    A = np.zeros((d, d))
+    for k in range(K):
+        if w[k] != 0.0:
+            for i in range(d):
+                for j in range(d):
+                    A[i, j] += w[k] * X[k, i] * X[k, j]
+    return inv_small(A)
+
+
+@numba.njit(cache=True)
+def alt_values_grads(X, Z, b, theta, Ainv, sigma2, F, G):
+    r"""For every answer :math:`m\ne b`: :math:`f_m(w)=g_m^2/(2\sigma^2 s_m)` into ``F[m]`` and
+    its gradient (envelope theorem) :math:`\partial f_m/\partial w_k=\frac12(g_m/s_m)^2
+    (x_k^\top u_m)^2/\sigma^2` into ``G[m]``, with :math:`y_m=z_b-z_m`,
+    :math:`u_m=A(w)^{-1}y_m`, :math:`s_m=y_m^\top u_m`, :math:`g_m=y_m^\top\theta`;
+    ``F[b] = inf``. Returns False when some :math:`g_m\le0` (then nothing is filled)."""
+    M, d = Z.shape
+    K = X.shape[0]
+    y = np.empty(d)
+    for m in range(M):
+        if m == b:
+            F[m] = np.inf
+            continue
+        for i in range(d):
+            y[i] = Z[b, i] - Z[m, i]
+        g = 0.0
+        for i in range(d):
+            g += y[i] * theta[i]
+        if g <= 0.0:
+            return False
+        u = matvec(Ainv, y)
+        s = 0.0
+        for i in range(d):
+            s += y[i] * u[i]
+        F[m] = g * g / (2.0 * sigma2 * s)
+        c = 0.5 * (g / s) ** 2 / sigma2
+        for k in range(K):
+            p = 0.0
+            for i in range(d):
+                p += X[k, i] * u[i]
+            G[m, k] = c * p * p
+    return True
+
+
+@numba.njit(cache=True)
+def plugin_design(X, Z, theta, n_iter):
+    r"""The plug-in optimal allocation :math:`w(\theta)=\arg\max_w\min_{z\ne\hat z}f_z(w)`,
+    i.e. :math:`\arg\min_w\max_z\|y_z/g_z\|^2_{A(w)^{-1}}`, by ``n_iter`` Frank--Wolfe steps
+    from the uniform design (step :math:`2/(k+3)`; the update of Lazy TaS's code, which stops
+    after at most 999 steps): the arm maximising the gradient of the currently closest
+    alternative. :math:`A(w)^{-1}` is updated by Sherman--Morrison and recomputed every 64
+    steps. Returns the uniform design when some empirical gap is not positive."""
+    K, d = X.shape
+    M = Z.shape[0]
+    b, v = best_answer(Z, theta)
+    w = np.full(K, 1.0 / K)
+    for m in range(M):
+        if m != b and v[b] - v[m] <= 0.0:
+            return w
+    F = np.empty(M)
+    G = np.empty((M, K))
+    Ainv = design_inverse(X, w)
+    for k in range(n_iter):
+        if k % 64 == 63:
+            Ainv = design_inverse(X, w)
+        alt_values_grads(X, Z, b, theta, Ainv, 1.0, F, G)
+        j = int(np.argmin(F))
+        i = int(np.argmax(G[j]))
+        gam = 2.0 / (k + 3.0)
+        for q in range(K):
+            w[q] *= 1.0 - gam
+        w[i] += gam
+        # A <- (1 - gam) (A + r x x^T), r = gam / (1 - gam)
+        sm_scaled(Ainv, X[i], gam / (1.0 - gam))
+        for p in range(d):
+            for q in range(d):
+                Ainv[p, q] /= 1.0 - gam
+    return w
+
+
+@numba.njit(cache=True)
+def sm_scaled(Ainv, x, r):
+    r"""Sherman--Morrison in place: :math:`A^{-1}\leftarrow(A+r\,xx^\top)^{-1}`."""
+    d = x.shape[0]
+    u = matvec(Ainv, x)
+    q = 0.0
+    for i in range(d):
+        q += x[i] * u[i]
+    den = 1.0 + r * q
+    for i in range(d):
+        for j in range(d):
+            Ainv[i, j] -= r * u[i] * u[j] / den
+
+
+@numba.njit(cache=True)
+def threshold_offset(kind, t, logdet, u):
+    r""":math:`a(t)` and :math:`b` of :math:`\beta(t,\delta)=a(t)+b\log(1/\delta)`."""
+    if kind == 0:
+        return math.log(1.0 + math.log(t)), 1.0
+    return (1.0 + u) * 0.5 * logdet, 1.0 + u
+
+
+@numba.njit(cache=True)
+def check_stop(t, zhat, stat, N, kinds, logdet, u, logL, ptr, stop_t, stop_rec, stop_N):
+    """Record, for every threshold, the deltas (``logL`` = log(1/delta), increasing) whose
+    threshold the statistic crosses first at ``t``; True when every (threshold, delta) stopped."""
+    nL = logL.shape[0]
+    done = True
+    for j in range(kinds.shape[0]):
+        a, b = threshold_offset(kinds[j], t, logdet, u)
+        while ptr[j] < nL and stat > a + b * logL[ptr[j]]:
+            stop_t[j, ptr[j]] = t
+            stop_rec[j, ptr[j]] = zhat
+            stop_N[j, ptr[j], :] = N
+            ptr[j] += 1
+        if ptr[j] < nL:
+            done = False
+    return done
+
+
+@numba.njit(cache=True)
+def _accumulate(a, reward, X, st):
+    """S, V, (V + u c I)^{-1} and its log-determinant, counts and t after pulling ``a``."""
+    V, Minv, S, N, ist, fst = st[0], st[2], st[3], st[5], st[6], st[7]
+    d = X.shape[1]
+    x = X[a]
+    for i in range(d):
+        S[i] += reward * x[i]
+        for j in range(d):
+            V[i, j] += x[i] * x[j]
+    if ist[3]:                        # the mixture threshold's log det(I + V/(u c))
+        q = _sm_update_buf(Minv, x, st[14])
+        fst[0] += math.log1p(q)
+    N[a] += 1
+    ist[0] += 1
+
+
+@numba.njit(cache=True)
+def _estimate_and_check(Z, sigma2, st):
+    """theta_hat = V^{-1} S, the empirical answer, the GLR statistic and the thresholds."""
+    V, Vinv, Minv, S, theta, N, ist, fst, kinds, logL, ptr, stop_t, stop_rec, stop_N, wk = st
+    t = ist[0]
+    d = theta.shape[0]
+    for i in range(d):
+        r = 0.0
+        for j in range(d):
+            r += Vinv[i, j] * S[j]
+        theta[i] = r
+    zhat, stat = _glr_kernel_buf(Z, theta, Vinv, sigma2, wk[d:], wk[:d])
+    ist[1] = zhat
+    fst[1] = stat
+    done = check_stop(t, zhat, stat, N, kinds, fst[0], fst[2], logL, ptr, stop_t, stop_rec,
+                      stop_N)
+    return done or t >= ist[2]
+
+
+@numba.njit(cache=True)
+def observe(a, reward, X, Z, sigma2, st):
+    """Pull ``a`` with ``reward``: update the statistics of the state tuple ``st``, the estimate,
+    the empirical answer and the GLR statistic, and check the thresholds. Returns True when every
+    (threshold, delta) has stopped or ``max_samples`` is reached.
+
+    ``st = (V, Vinv, Minv, S, theta, N, ist, fst, kinds, logL, ptr, stop_t, stop_rec, stop_N,
+    work)``
+    with ``ist = [t, zhat, max_samples, mixture used]`` and ``fst = [logdet(I + V/(u c)), stat, u, u c]``.
+    """
+    _accumulate(a, reward, X, st)
+    V, Vinv, Minv = st[0], st[1], st[2]
+    t = st[6][0]
+    if (t & (t - 1)) == 0:            # at powers of 2, refresh the inverses (rounding drift)
+        Vinv[:, :] = np.linalg.inv(V)
+        if st[6][3]:
+            W = V.copy()
+            for i in range(W.shape[0]):
+                W[i, i] += st[7][3]
+            Minv[:, :] = np.linalg.inv(W)
+    else:
+        _sm_update_buf(Vinv, X[a], st[14])
+    return _estimate_and_check(Z, sigma2, st)
+
+
+@numba.njit(cache=True)
+def _init_pulls(arms, noise, X, Z, means, sigma, st):
+    """The initial pulls (one of each spanner arm), then V^{-1} exactly and the first check."""
+    for i in range(arms.shape[0]):
+        a = arms[i]
+        _accumulate(a, means[a] + sigma * noise[i], X, st)
+    st[1][:, :] = np.linalg.inv(st[0])
+    return _estimate_and_check(Z, sigma * sigma, st)
+
+
+# ---------------------------------------------------------------------------------------------
+# Python side
+# ---------------------------------------------------------------------------------------------
+
+
+def threshold_value(name: str, t, delta, *, logdet: float = 0.0, u: float = MIXTURE_U) -> float:
+    r""":math:`\beta(t,\delta)` of threshold ``name`` (``logdet`` is
+    :math:`\log\det(I+V_t/(uc))`, used by ``"mixture"`` only)."""
+    (name,) = check_thresholds(name)
+    t = check_int(t, "t", minimum=1)
+    delta = check_delta(delta)
+    a, b = threshold_offset(_KIND[name], t, float(logdet), float(u))
+    return float(a + b * math.log(1.0 / delta))
+
+
+def glr_statistic(X, Z, counts, sums, sigma: float = 1.0) -> tuple[int, float]:
+    r"""``(zhat, Lambda)`` of the GLR statistic from per-arm counts and reward sums (least
+    squares; the counts' Gram matrix must be invertible)."""
+    X = np.asarray(X, dtype=float)
+    Z = X if Z is None else np.asarray(Z, dtype=float)
+    counts = np.asarray(counts, dtype=float)
+    V = (X * counts[:, None]).T @ X
+    if np.linalg.matrix_rank(V) < X.shape[1]:
+        raise ValueError("counts must pull arms spanning R^d (V_t must be invertible)")
+    Vinv = np.linalg.inv(V)
+    theta = Vinv @ (X.T @ np.asarray(sums, dtype=float))
+    b, s = glr_kernel(np.ascontiguousarray(Z), theta, Vinv, check_positive(sigma, "sigma") ** 2)
+    return int(b), float(s)
+
+
+@dataclass
+class GLRResult:
+    """One run of a sampling rule under the GLR stopping rule, for several deltas and thresholds.
+
+    The main fields (``stopping_time``, ``recommendation``, ``correct``, ``stopped``, ``counts``)
+    are those of the first threshold and the first delta as given; ``stopping_times`` etc. hold
+    every (threshold, delta) pair, ``(len(thresholds), len(deltas))``.
+    """
+
+    strategy: str
+    stopping_time: int
+    recommendation: int
+    correct: bool
+    stopped: bool
+    counts: np.ndarray
+    deltas: np.ndarray
+    thresholds: tuple
+    stopping_times: np.ndarray
+    recommendations: np.ndarray
+    corrects: np.ndarray
+    stoppeds: np.ndarray
+    counts_at_stop: np.ndarray
+    samples: int
+    info: dict = field(default_factory=dict)
+
+
+@dataclass
+class GLRRule:
+    r"""A sampling rule for :func:`simulate`.
+
+    ``kernel(X, Z, means, sigma, noise, extra, st, rs) -> (steps used, status)`` runs the rule
+    with :func:`observe` for at most ``len(noise)`` steps (``extra`` holds ``n_extra`` standard
+    normal numbers per step, ``rs`` the rule's state tuple). Status 0: continue; 1: every pair
+    stopped or the cap reached; 2: the rule asks ``update(rs, state)`` (Python) before going on.
+    ``init(env, state) -> rs`` builds the rule's state after the initial pulls;
+    ``needs_logdet``: the rule reads :math:`\log\det(I+V_t/(uc))` even without the mixture
+    threshold.
+    """
+
+    name: str
+    kernel: object
+    init: object
+    n_extra: int = 0
+    update: object = None
+    info: dict = field(default_factory=dict)
+    needs_logdet: bool = False
+
+
+class _State:
+    """The common state of a run (arrays shared with the compiled kernels)."""
+
+    def __init__(self, env, deltas, thresholds, max_samples, needs_logdet=False):
+        X, d, K = env.X, env.d, env.K
+        self.order = np.argsort(-deltas)                  # decreasing delta: increasing log(1/d)
+        logL = np.log(1.0 / deltas[self.order])
+        nT, nL = len(thresholds), len(deltas)
+        self.init_arms = spanner(X)
+        V0 = X[self.init_arms].T @ X[self.init_arms]
+        c = float(np.linalg.eigvalsh(V0)[0])
+        lam = MIXTURE_U * c
+        self.st = (np.zeros((d, d)), np.zeros((d, d)), np.eye(d) / lam, np.zeros(d), np.zeros(d),
+                   np.zeros(K, dtype=np.int64),
+                   np.array([0, -1, max_samples, int("mixture" in thresholds or needs_logdet)],
+                            dtype=np.int64),
+                   np.array([0.0, 0.0, MIXTURE_U, lam]),
+                   np.array([_KIND[n] for n in thresholds], dtype=np.int64), logL,
+                   np.zeros(nT, dtype=np.int64), np.full((nT, nL), max_samples, dtype=np.int64),
+                   np.full((nT, nL), -1, dtype=np.int64), np.zeros((nT, nL, K), dtype=np.int64),
+                   np.zeros(d + env.Z.shape[0]))
+        self.c = c
+
+    @property
+    def t(self) -> int:
+        return int(self.st[6][0])
+
+
+def simulate(env, rng, rule: GLRRule, *, deltas=(0.1,), threshold="heuristic",
+             max_samples: int = 10**7, result_cls=GLRResult) -> GLRResult:
+    """One trajectory of ``rule`` under the GLR stopping rule, read at every delta of
+    ``deltas`` and every threshold of ``threshold`` (module docstring): the rule does not depend
+    on delta, so this equals separate runs with one delta each and the same generator."""
+    env = check_env(env)
+    rng = check_rng(rng)
+    deltas = check_deltas(deltas)
+    thresholds = check_thresholds(threshold)
+    max_samples = check_int(max_samples, "max_samples", minimum=env.d + 1)
+    S = _State(env, deltas, thresholds, max_samples, rule.needs_logdet)
+    X = np.ascontiguousarray(env.X, dtype=float)
+    Z = np.ascontiguousarray(env.Z, dtype=float)
+    means, sigma = env.means, float(env.sigma)
+    noise0 = rng.standard_normal(len(S.init_arms))
+    done = _init_pulls(S.init_arms, noise0, X, Z, means, sigma, S.st)
+    rs = rule.init(env, S)
+    noise = np.empty(0)
+    extra = np.empty((0, rule.n_extra))
+    pos = 0
+    while not done:
+        if pos >= len(noise):
+            noise = rng.standard_normal(CHUNK)
+            extra = rng.standard_normal((CHUNK, rule.n_extra))
+            pos = 0
+        used, status = rule.kernel(X, Z, means, sigma, noise[pos:], extra[pos:], S.st, rs)
+        pos += used
+        if status == 1:
+            done = True
+        elif status == 2:
+            rule.update(rs, S, env)
+    return _result(env, S, rule.name, deltas, thresholds, result_cls, rule.info)
+
+
+def _result(env, S, name, deltas, thresholds, result_cls, info):
+    inv = np.argsort(S.order)
+    stop_t, stop_rec, stop_N = S.st[11][:, inv], S.st[12][:, inv], S.st[13][:, inv]
+    stopped = stop_rec >= 0
+    correct = stop_rec == env.best_item
+    return result_cls(
+        strategy=name, stopping_time=int(stop_t[0, 0]), recommendation=int(stop_rec[0, 0]),
+        correct=bool(correct[0, 0]), stopped=bool(stopped[0, 0]),
+        counts=(stop_N[0, 0] if stopped[0, 0] else S.st[5]).copy(), deltas=deltas,
+        thresholds=thresholds, stopping_times=stop_t.copy(), recommendations=stop_rec.copy(),
+        corrects=correct, stoppeds=stopped, counts_at_stop=stop_N.copy(), samples=S.t,
+        info={"initial_arms": S.init_arms, "c": S.c, "final_counts": S.st[5].copy(),
+              "logdet": float(S.st[7][0]), **info})
+
+
+def simulate_runs(one, env, n_runs: int, rng, **kw) -> RunsResult:
+    """``n_runs`` runs of the single-run function ``one(env, rng, **kw)`` from one generator.
+
+    The main fields are those of the first threshold and delta; ``info`` holds every pair:
+    ``stopping_times``, ``recommendations``, ``correct``, ``stopped`` of shape
+    ``(n_runs, len(thresholds), len(deltas))``, ``deltas``, ``thresholds`` and ``samples``."""
+    n_runs = check_int(n_runs, "n_runs", minimum=1)
+    rng = check_rng(rng)
+    runs = [one(env, rng, **kw) for _ in range(n_runs)]
+    info = {"deltas": runs[0].deltas, "thresholds": runs[0].thresholds,
+            "stopping_times": np.stack([r.stopping_times for r in runs]),
+            "recommendations": np.stack([r.recommendations for r in runs]),
+            "correct": np.stack([r.corrects for r in runs]),
+            "stopped": np.stack([r.stoppeds for r in runs]),
+            "samples": np.array([r.samples for r in runs])}
+    return RunsResult.from_runs(runs[0].strategy, runs, info=info)
+
+
+def runs_table(res: RunsResult):
+    """Tidy table of a :func:`simulate_runs` result: one row per (run, threshold, delta)."""
+    import pandas as pd
+
+    info = res.info
+    R, nT, nL = info["stopping_times"].shape
+    rows = {"strategy": res.strategy,
+            "run": np.repeat(np.arange(R), nT * nL),
+            "threshold": np.tile(np.repeat(np.array(info["thresholds"], dtype=object), nL), R),
+            "delta": np.tile(np.asarray(info["deltas"]), R * nT),
+            "samples": info["stopping_times"].ravel(),
+            "recommendation": info["recommendations"].ravel(),
+            "correct": info["correct"].ravel(),
+            "stopped": info["stopped"].ravel()}
+    return pd.DataFrame(rows)

@@ -1,0 +1,1256 @@
+"""Contracts of the public API: bad input fails at once with a clear error naming the argument.
+
+Every public callable (the ``__all__`` of every module under ``bai``, found by walking the
+package with pkgutil) must be in :data:`CONTRACTS`, in :data:`EXEMPT` (with a one-line reason:
+no arguments, a result record, a compiled kernel behind a checked face, ...) or, for the ones
+whose contract is still to be written, in :data:`DEFERRED`; else
+:func:`test_every_public_name_is_accounted_for` fails, so a new public function needs a contract.
+Modules still being written by other engineers are listed in :data:`IN_PROGRESS_MODULES`.
+
+A contract is a factory of *valid* arguments and the arguments to corrupt, each with a kind
+(``"count"``, ``"delta"``, ``"pos"``, ``"matrix"``, ... keys of :data:`BAD`) or an explicit list
+of bad values. Hypothesis draws (argument, bad value) pairs and corrupts one argument per call;
+:func:`test_every_listed_bad_value_is_refused` then tries every pair. Each call must raise a
+``ValueError`` or ``TypeError`` whose message names the argument, never another exception and
+never return (so never a NaN), within :data:`TIMEOUT` seconds (``signal.alarm``). The valid
+arguments themselves must give a result without NaN. Adding a contract for a new function is
+one entry of :data:`CONTRACTS`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import inspect
+import math
+import pkgutil
+import signal
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import bai
+
+TIMEOUT = 5  # seconds per call: a refusal must be immediate
+VALID_TIMEOUT = 60  # a valid call (a short run) may take longer on a loaded machine
+
+# ---------------------------------------------------------------------------------------------
+# bad values, by kind of argument
+# ---------------------------------------------------------------------------------------------
+
+_NONREAL = ["1", None, [1.0, 2.0], object()]
+_NAN = [math.nan, math.inf, -math.inf]
+BAD = {
+    # a count (integer at least 1)
+    "count": [0, -1, -7, 1.5, math.nan, True, "3", None],
+    # a count that may be zero (index, number of pulls)
+    "count0": [-1, -3, 2.5, math.nan, "1", None],
+    "delta": [0.0, 1.0, -0.1, 1.5, *_NAN, "0.1", None],
+    "prob": [-0.1, 1.5, *_NAN, "0.5", None],
+    "pos": [0.0, -1.0, -1e-3, *_NAN, *_NONREAL],
+    "nonneg": [-1.0, -1e-9, *_NAN, *_NONREAL],
+    "real": [*_NAN, "1", None, object()],
+    "matrix": [np.full((3, 2), np.nan), np.array([[1.0, np.inf], [0.0, 1.0], [1.0, 1.0]]),
+               np.ones(3), np.ones((2, 2, 2)), np.zeros((0, 2)), "X", None,
+               np.array([["a", "b"], ["c", "d"]])],
+    "vector": [np.array([np.nan, 1.0]), np.array([1.0, np.inf, 0.0]), np.ones((2, 2)),
+               np.zeros(0), np.ones(17), "v", None],
+    "rng": [None, 0, "rng", np.random.RandomState(0), object()],
+    "choice": ["no-such-choice", 3, None],
+    "bool": ["yes", None, 2.5],
+    "env": [None, "env", 3, np.eye(2)],
+    "str": [3, None, 1.5],
+    # a positive number where inf is meaningful (T* of an instance with no alternative)
+    "posinf": [0.0, -1.0, math.nan, -math.inf, *_NONREAL],
+    # a number of samples that may be fractional (a continuous allocation), at least 1 / 0
+    "samples1": [0.0, 0.5, -1.0, *_NAN, "3", None],
+    "samples0": [-1.0, -0.5, *_NAN, "3", None],
+    # a non-negative number or array of them (vectorised functions)
+    "nonneg_arr": [-1.0, np.array([1.0, -1e-9]), *_NAN, np.array([0.0, np.nan]), "1", None,
+                   object()],
+}
+
+
+@dataclass
+class Contract:
+    """Valid arguments (``make()`` returns a dict), those passed by position (``pos``), the
+    arguments to corrupt with their kind (``bad``), and ``names``: words an error may use for an
+    argument instead of its own name (e.g. the validation helpers report the ``name`` given)."""
+
+    make: Callable[[], dict]
+    bad: dict
+    pos: tuple = ()
+    names: dict = field(default_factory=dict)  # argument -> word or tuple of words
+    examples: int = 8
+
+
+def bad_values(kind) -> list:
+    """The bad values of a kind (a key of BAD), or the list itself."""
+    return BAD[kind] if isinstance(kind, str) else list(kind)
+
+
+def call(fn, kw: dict, pos: tuple):
+    args = [kw[p] for p in pos]
+    rest = {k: v for k, v in kw.items() if k not in pos}
+    return fn(*args, **rest)
+
+
+# ---------------------------------------------------------------------------------------------
+# valid instances
+# ---------------------------------------------------------------------------------------------
+
+_VEC2 = [np.array([np.nan, 1.0]), np.array([1.0, np.inf]), np.ones((2, 2)), "v", None]
+X3 = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.6]])
+THETA = np.array([1.0, -0.5])  # gaps 0.7 and 1.5: valid runs stop fast
+
+
+def rng():
+    return np.random.default_rng(0)
+
+
+def genv(**kw):
+    from bai.environments import GaussianLinearBandit
+    return GaussianLinearBandit(X3.copy(), THETA.copy(), **kw)
+
+
+def benv():
+    from bai.environments import BernoulliLinearBandit
+    return BernoulliLinearBandit(X3.copy(), np.array([0.8, 0.2]))
+
+
+def subpop():
+    from bai.instances import baics_e1
+    return baics_e1()
+
+
+def delayed(partial: bool = False):
+    from bai.environments import DelayedFeedbackArms
+    return DelayedFeedbackArms(np.array([0.9, 0.5, 0.1]), np.ones(3), delay=2.0,
+                               partial_sigmas=np.ones(3) if partial else None)
+
+
+MU = np.array([[1.0, 0.5], [0.2, 0.4]])  # 2 arms x 2 subpopulations (lower bounds)
+Q = np.array([0.5, 0.5])
+
+
+def _toy_task(rng, a):
+    return {"v": float(a) + rng.random()}
+
+
+def _frame():
+    import pandas as pd
+    return pd.DataFrame({"g": ["a", "a", "b"], "v": [1.0, 2.0, 3.0]})
+
+
+def _tolerance():
+    from bai.claims import Tolerance
+    return Tolerance(rel=0.1)
+
+
+def C(make, bad, pos=(), names=None, examples=8):
+    return Contract(make, bad, tuple(pos), names or {}, examples)
+
+
+def _m(**kw):
+    return lambda: dict(kw)
+
+
+# ---------------------------------------------------------------------------------------------
+# the contracts
+# ---------------------------------------------------------------------------------------------
+
+_H = {"value": "myarg"}  # validation helpers name the argument they are given
+
+CONTRACTS: dict[str, Contract] = {
+    # -- bai.validation ------------------------------------------------------------------------
+    "bai.validation.check_rng": C(lambda: dict(rng=rng(), name="myarg"), {"rng": "rng"}, ("rng",),
+                                  {"rng": "myarg"}),
+    "bai.validation.as_matrix": C(_m(value=X3, name="myarg"), {"value": "matrix"}, ("value",), _H),
+    "bai.validation.as_vector": C(_m(value=THETA, name="myarg", size=2), {"value": "vector"},
+                                  ("value",), _H),
+    "bai.validation.check_arms": C(_m(X=X3, name="myarg"), {"X": "matrix"}, ("X",),
+                                   {"X": "myarg"}),
+    "bai.validation.check_delta": C(_m(delta=0.1, name="myarg"), {"delta": "delta"}, ("delta",),
+                                    {"delta": "myarg"}),
+    "bai.validation.check_positive": C(_m(value=1.0, name="myarg"), {"value": "pos"},
+                                       ("value",), _H),
+    "bai.validation.check_nonnegative": C(_m(value=1.0, name="myarg"), {"value": "nonneg"},
+                                          ("value",), _H),
+    "bai.validation.check_int": C(_m(value=3, name="myarg", minimum=1), {"value": "count"},
+                                  ("value",), _H),
+    "bai.validation.check_optional_int": C(_m(value=3, name="myarg", minimum=1),
+                                           {"value": [0, -1, 1.5, math.nan, True, "3"]}, ("value",), _H),
+    "bai.validation.check_probability_vector": C(_m(value=np.array([0.5, 0.5]), name="myarg"),
+                                                 {"value": "vector"}, ("value",), _H),
+    "bai.validation.check_spanning": C(_m(X=X3, name="myarg"), {"X": "matrix"}, ("X",),
+                                       {"X": "myarg"}),
+    "bai.validation.check_in_interval": C(_m(value=0.5, name="myarg", low=0.0, high=1.0),
+                                          {"value": "prob"}, ("value", "name", "low", "high"), _H),
+    "bai.validation.check_bool": C(_m(value=True, name="myarg"), {"value": "bool"}, ("value",),
+                                   _H),
+    "bai.validation.check_choice": C(_m(value="a", name="myarg", choices=("a", "b")),
+                                     {"value": "choice"}, ("value",), _H),
+    "bai.validation.check_unique_best": C(_m(values=np.array([1.0, 0.0]), name="myarg"),
+                                          {"values": "vector"}, ("values",),
+                                          {"values": "myarg"}),
+    # -- bai.estimation ------------------------------------------------------------------------
+    "bai.estimation.LeastSquares": C(_m(d=2, eta=1.0), {"d": "count", "eta": "nonneg"}),
+    "bai.estimation.ols": C(_m(X=X3, counts=np.array([1.0, 1.0, 1.0]), sums=np.ones(3)),
+                            {"X": "matrix", "counts": "vector", "sums": "vector"},
+                            ("X", "counts", "sums")),
+    "bai.estimation.ridge": C(_m(X=X3, counts=np.array([1.0, 1.0, 1.0]), sums=np.ones(3),
+                                 eta=1.0),
+                              {"X": "matrix", "counts": "vector", "sums": "vector", "eta": "pos"},
+                              ("X", "counts", "sums")),
+    "bai.estimation.soare_c": C(_m(sigma=1.0), {"sigma": "pos"}),
+    "bai.estimation.soare_log_term": C(_m(n=10, K=3, delta=0.1),
+                                       {"n": "samples1", "K": "count", "delta": "delta",
+                                        "union": "choice"}, ("n", "K", "delta")),
+    "bai.estimation.soare_static_width": C(
+        _m(norm_y=1.0, n=10, K=3, delta=0.1, sigma=1.0),
+        {"norm_y": "nonneg_arr", "n": "samples1", "K": "count", "delta": "delta", "sigma": "pos",
+         "union": "choice"}, ("norm_y", "n", "K", "delta")),
+    "bai.estimation.phase_index_log_term": C(_m(j=1, K=3, delta=0.1),
+                                             {"j": "count", "K": "count", "delta": "delta"},
+                                             ("j", "K", "delta")),
+    "bai.estimation.soare_adaptive_radius": C(
+        _m(n=10, d=2, delta=0.1),
+        {"n": "samples0", "d": "count", "delta": "delta", "sigma": "pos", "eta": "pos", "L": "pos",
+         "S": "nonneg", "K": "count"}, ("n", "d", "delta")),
+    "bai.estimation.lingape_radius": C(
+        _m(t=10, logdet_ratio=1.0, d=2, K=3, delta=0.1),
+        {"t": "samples0", "logdet_ratio": "nonneg_arr", "d": "count", "K": "count", "delta": "delta",
+         "reg": "pos", "R": "pos", "S": "nonneg", "L": "pos", "radius": "choice",
+         "log_union": "choice"}, ("t", "logdet_ratio")),
+    "bai.estimation.abbasi_yadkori_radius": C(
+        _m(logdet_A=1.0, d=2, delta=0.1),
+        {"logdet_A": "real", "d": "count", "delta": "delta", "K": "count", "eta": "pos",
+         "R": "pos", "S": "nonneg"}, ("logdet_A", "d", "delta")),
+    "bai.estimation.rage_log_term": C(_m(union=9.0, delta_t=0.1),
+                                      {"union": "pos", "delta_t": "delta"}, ("union", "delta_t")),
+    "bai.estimation.rage_width": C(_m(norm_y=1.0, n_items=3, delta_t=0.1),
+                                   {"norm_y": "nonneg_arr", "n_items": "count", "delta_t": "delta"},
+                                   ("norm_y", "n_items", "delta_t")),
+    "bai.estimation.lil_b": C(_m(delta=0.1), {"delta": "delta", "a": "pos", "c": "pos"},
+                              ("delta",)),
+    "bai.estimation.lil_log_constant": C(_m(a=0.6, c=1.1), {"a": "pos", "c": "pos"}),
+    "bai.estimation.lil_radius": C(_m(n=10, delta=0.1),
+                                   {"n": "samples0", "delta": "delta", "sigma": "pos", "a": "pos",
+                                    "c": "pos"}, ("n", "delta")),
+    "bai.estimation.baics_threshold": C(_m(t=10, delta=0.1), {"t": "count", "delta": "delta"},
+                                        ("t", "delta")),
+    # -- bai.lower_bounds ----------------------------------------------------------------------
+    "bai.lower_bounds.check_instance": C(_m(mu=MU, q=Q, M=2),
+                                         {"mu": "matrix", "q": "vector", "M": "count0"},
+                                         ("mu", "q", "M")),
+    "bai.lower_bounds.best_feasible_arm": C(_m(mu=MU, q=Q, M=2),
+                                            {"mu": "matrix", "q": "vector", "M": "count0"},
+                                            ("mu", "q", "M")),
+    "bai.lower_bounds.in_instance_class": C(_m(mu=MU, q=Q, M=2),
+                                            {"mu": "matrix", "q": "vector", "M": "count0"},
+                                            ("mu", "q", "M")),
+    "bai.lower_bounds.alt_value": C(_m(w=np.full((2, 2), 0.25), mu=MU, q=Q, M=2),
+                                    {"w": "matrix", "mu": "matrix", "q": "vector", "M": "count0"},
+                                    ("w", "mu", "q", "M")),
+    "bai.lower_bounds.alt_supergradient": C(_m(w=np.full((2, 2), 0.25), mu=MU, q=Q, M=2),
+                                            {"w": "matrix", "mu": "matrix", "q": "vector",
+                                             "M": "count0"}, ("w", "mu", "q", "M")),
+    "bai.lower_bounds.lower_bound": C(_m(mu=MU, q=Q, M=2),
+                                      {"mu": "matrix", "q": "vector", "M": "count0",
+                                       "rtol": "pos", "max_iter": "count", "method": "choice"},
+                                      ("mu", "q", "M")),
+    "bai.lower_bounds.kl_delta": C(_m(delta=0.1), {"delta": "delta"}, ("delta",)),
+    "bai.lower_bounds.expected_time_lower_bound": C(_m(T_star=10.0, delta=0.1),
+                                                    {"T_star": "posinf", "delta": "delta"},
+                                                    ("T_star", "delta")),
+    "bai.lower_bounds.psi_star": C(_m(X=X3, theta=THETA), {"X": "matrix", "theta": "vector"},
+                                   ("X", "theta")),
+    "bai.lower_bounds.oracle_design": C(_m(X=X3, theta=THETA),
+                                        {"X": "matrix", "theta": "vector"}, ("X", "theta")),
+    "bai.lower_bounds.linear_expected_time_lower_bound": C(
+        _m(X=X3, theta=THETA, delta=0.1),
+        {"X": "matrix", "theta": "vector", "delta": "delta", "sigma": "pos", "exact_kl": "bool"},
+        ("X", "theta", "delta")),
+    "bai.lower_bounds.h_epsilon": C(_m(X=X3, theta=THETA, epsilon=0.0),
+                                    {"X": "matrix", "theta": "vector", "epsilon": "nonneg"},
+                                    ("X", "theta")),
+    # -- bai.algorithms.lingape ----------------------------------------------------------------
+    "bai.algorithms.lingape.ratio_weights": C(_m(X=X3), {"X": "matrix"}, ("X",)),
+    "bai.algorithms.lingape.LazyRatioWeights": C(_m(X=X3), {"X": "matrix"}, ("X",)),
+    "bai.algorithms.lingape.h_epsilon": C(_m(X=X3, theta=THETA, epsilon=0.0),
+                                          {"X": "matrix", "theta": "vector", "epsilon": "nonneg"},
+                                          ("X", "theta")),
+    "bai.algorithms.lingape.lingape": C(
+        lambda: dict(env=genv(), rng=rng(), delta=0.1, max_steps=10**4),
+        {"env": "env", "rng": "rng", "delta": "delta", "epsilon": "nonneg", "rule": "choice",
+         "reg": "pos", "S": [-1.0, math.nan, math.inf, "1"],
+         "R": [0.0, -1.0, math.nan, math.inf, "1"], "max_steps": "count",
+         "refresh_every": "count", "radius": "choice", "log_union": "choice"}, ("env", "rng")),
+    "bai.algorithms.lingape.lingape_runs": C(
+        lambda: dict(env=genv(), n_runs=1, rng=rng(), delta=0.1, max_steps=10**4),
+        {"env": "env", "n_runs": "count", "rng": "rng", "delta": "delta"},
+        ("env", "n_runs", "rng")),
+    "bai.algorithms.lingape.confidence_radius": C(
+        _m(t=10, logdet_ratio=1.0, d=2, K=3, delta=0.1),
+        {"t": "samples0", "logdet_ratio": "nonneg_arr", "d": "count", "K": "count", "delta": "delta"},
+        ("t", "logdet_ratio")),
+    "bai.algorithms.lingape.select_direction": C(
+        _m(X=X3, counts=np.array([2.0, 2.0, 1.0]), sums=np.array([2.0, 0.5, 0.7]), delta=0.1),
+        {"X": "matrix", "counts": "vector", "sums": "vector", "delta": "delta", "reg": "pos",
+         "R": "pos", "S": "nonneg", "radius": "choice", "log_union": "choice"},
+        ("X", "counts", "sums")),
+    "bai.algorithms.lingape.xy_static_ridge_runs": C(
+        lambda: dict(env=genv(), n_runs=1, rng=rng(), delta=0.1, max_samples=10**5),
+        {"env": "env", "n_runs": "count", "rng": "rng", "delta": "delta", "sigma": "pos",
+         "reg": "pos", "log_union": "choice", "grid_ratio": "pos"}, ("env", "n_runs", "rng")),
+    "bai.algorithms.lingape.xy_static_ridge": C(
+        lambda: dict(env=genv(), rng=rng(), delta=0.1, max_samples=10**5),
+        {"env": "env", "delta": "delta", "sigma": "pos", "reg": "pos"}, ("env", "rng")),
+    # -- bai.algorithms.registry ---------------------------------------------------------------
+    "bai.algorithms.registry.get": C(_m(name="RAGE"), {"name": "choice"}, ("name",)),
+    "bai.algorithms.registry.check_applicable": C(lambda: dict(algorithm="RAGE", env=genv()),
+                                                  {"algorithm": "choice", "env": "env"},
+                                                  ("algorithm", "env")),
+    "bai.algorithms.registry.applicability": C(lambda: dict(algorithm="RAGE", env=genv()),
+                                               {"algorithm": "choice", "env": "env"},
+                                               ("algorithm", "env")),
+    "bai.algorithms.registry.gaussian_surrogate": C(lambda: dict(env=benv(), sigma=0.5),
+                                                    {"env": "env", "sigma": "pos"}, ("env",)),
+    "bai.algorithms.registry.run": C(
+        lambda: dict(name="LinGapE (greedy)", env=genv(), n_runs=1, rng=rng(), delta=0.1,
+                     max_samples=10**4),
+        {"name": "choice", "env": "env", "n_runs": "count", "rng": "rng", "delta": "delta",
+         "max_samples": "count"}, ("name", "env", "n_runs", "rng", "delta")),
+    # -- bai.claims ----------------------------------------------------------------------------
+    "bai.claims.clopper_pearson": C(_m(k=3, n=10, level=0.95),
+                                    {"k": "count0", "n": "count", "level": "prob"}, ("k", "n")),
+    "bai.claims.Tolerance": C(_m(rel=0.1, abs=0.0, z=2.0),
+                              {"rel": "nonneg", "abs": "nonneg", "z": "nonneg"}),
+    "bai.claims.AtMost": C(_m(bound=1.0, z=2.0), {"bound": "real", "z": "nonneg"}),
+    "bai.claims.AtLeast": C(_m(bound=1.0, z=2.0), {"bound": "real", "z": "nonneg"}),
+    "bai.claims.BinomialAtMost": C(_m(bound=0.1, level=0.95), {"bound": "delta", "level": "delta"}),
+    "bai.claims.ErrorRate": C(_m(delta=0.1, level=0.95), {"delta": "delta", "level": "delta"}),
+    # -- bai.designs ---------------------------------------------------------------------------
+    "bai.designs.design_matrix": C(_m(X=X3, design=np.ones(3) / 3),
+                                   {"X": "matrix", "design": "vector"}, ("X", "design")),
+    "bai.designs.design_value": C(_m(X=X3, Y=X3[:2] - X3[2], design=np.ones(3) / 3),
+                                  {"X": "matrix", "Y": "matrix", "design": "vector"},
+                                  ("X", "Y", "design")),
+    "bai.designs.solve_design": C(_m(X=X3, Y=X3[:2] - X3[2]),
+                                  {"X": "matrix", "Y": "matrix", "tol": "pos",
+                                   "max_rounds": "count"}, ("X", "Y")),
+    "bai.designs.frank_wolfe_design": C(_m(X=X3, Y=X3[:2] - X3[2]),
+                                        {"X": "matrix", "Y": "matrix", "max_iter": "count",
+                                         "rel_change": "pos"}, ("X", "Y")),
+    "bai.designs.g_optimal_design": C(_m(X=X3), {"X": "matrix"}, ("X",)),
+    "bai.designs.xy_design": C(_m(X=X3), {"X": "matrix"}, ("X",)),
+    "bai.designs.oracle_design": C(_m(X=X3, theta=THETA), {"X": "matrix", "theta": "vector"},
+                                   ("X", "theta")),
+    "bai.designs.psi_star": C(_m(X=X3, theta=THETA), {"X": "matrix", "theta": "vector"},
+                              ("X", "theta")),
+    "bai.designs.rho": C(_m(X=X3, Y=X3[:2] - X3[2]), {"X": "matrix", "Y": "matrix"}, ("X", "Y")),
+    "bai.designs.round_design": C(_m(design=np.ones(3) / 3, N=10),
+                                  {"design": "vector", "N": "count"}, ("design", "N")),
+    "bai.designs.rounding_bound": C(_m(value=1.0, support_size=3, N=10),
+                                    {"value": "nonneg", "support_size": "count", "N": "count"},
+                                    ("value", "support_size", "N")),
+    "bai.designs.greedy_allocation": C(_m(X=X3, Y=X3[:2] - X3[2], n_steps=10, initial_counts=np.ones(3)),
+                                       {"X": "matrix", "Y": "matrix", "n_steps": "count0"},
+                                       ("X", "Y", "n_steps")),
+    # -- bai.environments ----------------------------------------------------------------------
+    "bai.environments.GaussianLinearBandit": C(_m(X=X3, theta=THETA, sigma=1.0),
+                                               {"X": "matrix", "theta": "vector", "sigma": "pos"}),
+    "bai.environments.BernoulliLinearBandit": C(_m(X=X3, theta=np.array([0.8, 0.2])),
+                                                {"X": "matrix", "theta": "vector"}),
+    "bai.environments.SubpopulationGaussian": C(_m(mu=MU, q=Q, M=2),
+                                                {"mu": "matrix", "q": "vector", "M": "count0"}),
+    "bai.environments.DelayedFeedbackArms": C(_m(means=np.array([0.9, 0.5, 0.1]),
+                                                 sigmas=np.ones(3)),
+                                              {"means": [np.array([np.nan, 1.0, 0.0]), np.array([1.0, np.inf, 0.0]), np.ones((3, 2)),
+                                   np.zeros(0), "v", None],
+                                               "sigmas": "vector"}),
+    # -- bai.instances -------------------------------------------------------------------------
+    "bai.instances.soare_benchmark": C(_m(d=2), {"d": "count", "omega": "pos", "scale": "pos",
+                                                 "sigma": "pos"}, ("d",)),
+    "bai.instances.canonical_bandit": C(_m(means=np.array([1.0, 0.5])),
+                                        {"means": [np.array([np.nan, 1.0]), np.ones((2, 2)), np.zeros(1), "v",
+                                                  None], "sigma": "pos"}, ("means",)),
+    "bai.instances.unit_sphere": C(lambda: dict(n=5, d=2, rng=rng()),
+                                   {"n": "count", "d": "count", "rng": "rng", "sigma": "pos"},
+                                   ("n", "d", "rng")),
+    "bai.instances.transductive_example": C(_m(d=2), {"d": "count", "angle": "pos",
+                                                      "sigma": "pos"}, ("d",)),
+    "bai.instances.prop1_instance": C(_m(d=2), {"d": "count", "sigma": "pos"}, ("d",)),
+    # -- bai.algorithms.soare / rage / racing / baics ------------------------------------------
+    "bai.algorithms.soare.initial_counts": C(_m(X=X3), {"X": "matrix"}, ("X",)),
+    "bai.algorithms.soare.eq11_stops": C(
+        _m(X=X3, counts=np.array([3, 3, 3]), sums=np.array([3.0, 1.0, 2.0]), delta=0.1),
+        {"X": "matrix", "counts": "vector", "sums": "vector", "delta": "delta", "sigma": "pos"},
+        ("X", "counts", "sums", "delta")),
+    "bai.algorithms.soare.static_allocation_runs": C(
+        lambda: dict(env=genv(), n_runs=1, rng=rng(), rule="G", delta=0.1, max_samples=10**5),
+        {"env": "env", "n_runs": "count", "rng": "rng", "rule": "choice", "delta": "delta",
+         "grid_ratio": "nonneg", "max_samples": "count"}, ("env", "n_runs", "rng")),
+    "bai.algorithms.soare.xy_adaptive_runs": C(
+        lambda: dict(env=genv(), n_runs=1, rng=rng(), delta=0.1, max_samples=10**5),
+        {"env": "env", "n_runs": "count", "rng": "rng", "delta": "delta", "alpha": "prob",
+         "reading": "choice"}, ("env", "n_runs", "rng")),
+    "bai.algorithms.soare.fully_adaptive": C(
+        lambda: dict(env=genv(), rng=rng(), delta=0.1, max_samples=10**5),
+        {"env": "env", "rng": "rng", "delta": "delta", "eta": "pos"}, ("env", "rng")),
+    "bai.algorithms.rage.rage": C(
+        lambda: dict(env=genv(), rng=rng(), delta=0.1, max_samples=10**5),
+        {"env": "env", "rng": "rng", "delta": "delta", "epsilon": "pos", "solver": "choice",
+         "reading": "choice", "max_rounds": "count", "max_samples": "count"}, ("env", "rng")),
+    "bai.algorithms.rage.rage_runs": C(
+        lambda: dict(env=genv(), n_runs=1, rng=rng(), delta=0.1, max_samples=10**5),
+        {"env": "env", "n_runs": "count", "rng": "rng", "delta": "delta"},
+        ("env", "n_runs", "rng")),
+    "bai.algorithms.rage.alba": C(
+        lambda: dict(env=genv(), rng=rng(), delta=0.1, max_samples=10**5),
+        {"env": "env", "rng": "rng", "delta": "delta", "max_steps": "count",
+         "max_samples": "count"}, ("env", "rng")),
+    "bai.algorithms.rage.r_epsilon": C(_m(support_size=3, epsilon=0.1),
+                                       {"support_size": "count", "epsilon": "pos"},
+                                       ("support_size", "epsilon")),
+    "bai.algorithms.rage.theorem2_bound": C(_m(X=X3, Z=X3, theta=THETA, delta=0.1),
+                                            {"X": "matrix", "Z": "matrix", "theta": "vector",
+                                             "delta": "delta", "epsilon": "pos"},
+                                            ("X", "Z", "theta", "delta")),
+    "bai.algorithms.racing.race": C(
+        lambda: dict(env=delayed(), rng=rng(), k=1, delta=0.1),
+        {"env": "env", "rng": "rng", "k": "count", "delta": "delta", "feedback": "choice",
+         "b": "count", "r": "count"}, ("env", "rng")),
+    "bai.algorithms.racing.partial_radius": C(
+        _m(sigma=1.0, sigma_p=1.0, n_completed=5, n_partial=3, delta=0.1, n_arms=3),
+        {"sigma": "pos", "sigma_p": "nonneg", "n_completed": "count0", "n_partial": "count0",
+         "delta": "delta", "n_arms": "count"},
+        ("sigma", "sigma_p", "n_completed", "n_partial", "delta", "n_arms")),
+    "bai.algorithms.baics.t_a_scs": C(
+        lambda: dict(env=subpop(), rng=rng(), delta=0.1, tau_max=200),
+        {"env": "env", "rng": "rng", "delta": "delta", "tau_max": "count", "n0": "count",
+         "step_size": "pos", "projection": "choice"}, ("env", "rng")),
+    "bai.algorithms.baics.t_a_s": C(
+        lambda: dict(env=subpop(), rng=rng(), delta=0.1, tau_max=200),
+        {"env": "env", "rng": "rng", "delta": "delta", "tau_max": "count", "n0": "count"},
+        ("env", "rng")),
+    "bai.algorithms.baics.uniform_sampling": C(
+        lambda: dict(env=subpop(), rng=rng(), delta=0.1, tau_max=200),
+        {"env": "env", "rng": "rng", "delta": "delta", "tau_max": "count", "n0": "count"},
+        ("env", "rng")),
+    "bai.algorithms.baics.threshold": C(_m(t=10, delta=0.1), {"t": "count", "delta": "delta"},
+                                        ("t", "delta")),
+    "bai.algorithms.baics.project_simplex": C(_m(v=np.array([0.2, 0.9])),
+                                              {"v": [np.array([np.nan, 1.0]), np.array([1.0, np.inf]), np.ones((2, 2)),
+                                                     np.zeros(0), "v", None],
+                                               "eps": "nonneg"}, ("v",)),
+    # -- bai.algorithms.common -----------------------------------------------------------------
+    "bai.algorithms.common.geometric_grid": C(_m(start=1, stop=100, ratio=0.1),
+                                              {"start": "count0", "stop": "count", "ratio": "nonneg"},
+                                              ("start", "stop", "ratio"),
+                                              {"ratio": "grid_ratio"}),  # as its callers say
+    # -- more algorithms (second batch) --------------------------------------------------------
+    "bai.algorithms.baics.t_a_scs_runs": C(
+        lambda: dict(env=subpop(), n_runs=1, rng=rng(), delta=0.1, tau_max=200),
+        {"env": "env", "n_runs": "count", "rng": "rng", "delta": "delta", "tau_max": "count"},
+        ("env", "n_runs", "rng")),
+    "bai.algorithms.baics.t_a_s_runs": C(
+        lambda: dict(env=subpop(), n_runs=1, rng=rng(), delta=0.1, tau_max=200),
+        {"env": "env", "n_runs": "count", "rng": "rng", "delta": "delta", "tau_max": "count"},
+        ("env", "n_runs", "rng")),
+    "bai.algorithms.baics.uniform_sampling_runs": C(
+        lambda: dict(env=subpop(), n_runs=1, rng=rng(), delta=0.1, tau_max=200),
+        {"env": "env", "n_runs": "count", "rng": "rng", "delta": "delta", "tau_max": "count"},
+        ("env", "n_runs", "rng")),
+    "bai.algorithms.baics.run_algorithm": C(
+        lambda: dict(name="T-a-S", env=subpop(), rng=rng(), delta=0.1, tau_max=200),
+        {"name": "choice", "env": "env", "rng": "rng", "delta": "delta"},
+        ("name", "env", "rng")),
+    "bai.algorithms.baics.gk_weights": C(_m(arm_means=np.array([1.0, 0.5, 0.2])),
+                                         {"arm_means": [np.array([np.nan, 1.0]),
+                                                        np.array([1.0, np.inf]), np.ones((2, 2)),
+                                                        np.zeros(1), "v", None]}, ("arm_means",)),
+    "bai.algorithms.racing.racing_full": C(
+        lambda: dict(env=delayed(), rng=rng(), k=1, delta=0.1),
+        {"env": "env", "rng": "rng", "k": "count", "delta": "delta"}, ("env", "rng")),
+    "bai.algorithms.racing.racing_unbiased_pf": C(
+        lambda: dict(env=delayed(True), rng=rng(), k=1, delta=0.1),
+        {"env": "env", "rng": "rng", "k": "count", "delta": "delta", "split": "choice"},
+        ("env", "rng")),
+    "bai.algorithms.racing.racing_biased_pf": C(
+        lambda: dict(env=delayed(True), rng=rng(), k=1, delta=0.1),
+        {"env": "env", "rng": "rng", "k": "count", "delta": "delta", "split": "choice"},
+        ("env", "rng")),
+    "bai.algorithms.racing.batch_racing_full": C(
+        lambda: dict(env=delayed(), rng=rng(), k=1, delta=0.1),
+        {"env": "env", "rng": "rng", "k": "count", "delta": "delta", "b": "count",
+         "r": "count"}, ("env", "rng")),
+    "bai.algorithms.racing.batch_racing_pf": C(
+        lambda: dict(env=delayed(True), rng=rng(), k=1, delta=0.1),
+        {"env": "env", "rng": "rng", "k": "count", "delta": "delta", "b": "count",
+         "r": "count"}, ("env", "rng")),
+    "bai.algorithms.racing.simulate_pull": C(lambda: dict(env=delayed(), seed=1, arm=0, pull=1),
+                                             {"env": "env", "seed": "count0", "arm": "count0",
+                                              "pull": "count"}, ("env", "seed", "arm", "pull")),
+    "bai.algorithms.racing.lil_coverage": C(
+        lambda: dict(rng=rng(), n_runs=5, horizon=50, delta=0.1),
+        {"rng": "rng", "n_runs": "count", "horizon": "count", "delta": "delta", "a": "pos",
+         "c": "pos"}, ("rng",)),
+    "bai.algorithms.rage.alba_runs": C(
+        lambda: dict(env=genv(), n_runs=1, rng=rng(), delta=0.1, max_samples=10**5),
+        {"env": "env", "n_runs": "count", "rng": "rng", "delta": "delta",
+         "max_steps": "count"}, ("env", "n_runs", "rng")),
+    "bai.algorithms.rage.xy_phased_runs": C(
+        lambda: dict(env=genv(), n_runs=1, rng=rng(), delta=0.1, max_samples=10**5),
+        {"env": "env", "n_runs": "count", "rng": "rng", "kind": "choice", "delta": "delta",
+         "solver": "choice"}, ("env", "n_runs", "rng")),
+    "bai.algorithms.rage.ideal_active_sets": C(_m(Z=X3, theta=THETA),
+                                               {"Z": "matrix", "theta": "vector"}, ("Z", "theta")),
+    "bai.algorithms.rage.round_size": C(
+        _m(t=1, rho_t=2.0, epsilon=0.1, n_items=3, delta=0.1, support_size=2),
+        {"t": "count", "rho_t": "pos", "epsilon": "pos", "n_items": "count", "delta": "delta",
+         "support_size": "count", "reading": "choice"},
+        ("t", "rho_t", "epsilon", "n_items", "delta", "support_size")),
+    "bai.algorithms.soare.static_path": C(_m(X=X3, rule="G", n_max=100),
+                                          {"X": "matrix", "rule": "choice", "n_max": "count",
+                                           "grid_ratio": "nonneg"}, ("X", "rule", "n_max")),
+    "bai.algorithms.soare.xy_oracle_runs": C(
+        lambda: dict(env=genv(), n_runs=1, rng=rng(), delta=0.1, max_samples=10**5),
+        {"env": "env", "n_runs": "count", "rng": "rng", "delta": "delta", "rule": "choice",
+         "max_samples": "count"}, ("env", "n_runs", "rng")),
+    "bai.algorithms.soare.xy_oracle_path": C(
+        lambda: dict(env=genv(), delta=0.1, max_samples=10**5),
+        {"env": "env", "delta": "delta", "rule": "choice", "max_samples": "count"}, ("env",)),
+    "bai.algorithms.soare.fully_adaptive_runs": C(
+        lambda: dict(env=genv(), n_runs=1, rng=rng(), delta=0.1, max_samples=10**5),
+        {"env": "env", "n_runs": "count", "rng": "rng", "delta": "delta"},
+        ("env", "n_runs", "rng")),
+    # -- more of the core (second batch) -------------------------------------------------------
+    "bai.lower_bounds.no_feasible_arm_weights": C(_m(mu=-MU, M=2),
+                                                  {"mu": "matrix", "M": "count0"}, ("mu", "M")),
+    "bai.designs.as_directions": C(_m(Y=X3), {"Y": "matrix"}, ("Y",)),
+    "bai.designs.ExplicitDirections": C(_m(Y=X3), {"Y": "matrix"}, ("Y",)),
+    "bai.designs.PairwiseDifferences": C(_m(Z=X3), {"Z": "matrix", "block": "count"}, ("Z",)),
+    "bai.designs.oracle_directions": C(_m(theta=THETA, Z=X3),
+                                       {"theta": "vector", "Z": "matrix"}, ("theta", "Z")),
+    "bai.instances.many_arms": C(lambda: dict(n=5, rng=rng()),
+                                 {"n": "count", "rng": "rng", "spread": "choice", "sigma": "pos"},
+                                 ("n", "rng")),
+    "bai.instances.multivariate_testing": C(lambda: dict(D=2, rng=rng()),
+                                            {"D": "count", "rng": "rng", "weights": "choice",
+                                             "sigma": "pos"}, ("D", "rng")),
+    "bai.instances.baics_e1": C(_m(M=3), {"M": "count0"}),
+    "bai.instances.baics_e2": C(_m(M=3), {"M": "count0"}),
+    "bai.instances.baics_example": C(_m(name="E1", M=3), {"name": "choice", "M": "count0"}),
+    "bai.claims.Holds": C(_m(criterion="x > 0"), {"criterion": "str"}),
+    "bai.claims.NotComparable": C(_m(reason="no data"), {"reason": "str"}),
+    "bai.claims.ClaimsLedger": C(_m(chapter="ch", paper="p"),
+                                 {"chapter": "str", "paper": "str", "kind": "choice"}),
+    "bai.claims.format_value": C(_m(x=1.5, digits=4), {"digits": "count"}),
+    # -- third batch --------------------------------------------------------------------------
+    "bai.algorithms.racing.optimal_delta_split": C(
+        _m(weights=np.array([1.0, 0.5]), taus=np.array([10.0, 4.0]), delta=0.1, n_arms=3),
+        {"weights": [np.array([np.nan, 1.0]), np.array([-1.0, 1.0]), np.zeros(0), "w",
+                     None],
+         "taus": [np.array([np.nan, 1.0]), np.array([0.0, 1.0]),
+                                   np.ones(3), "t", None], "delta": "delta", "n_arms": "count",
+         "a": "pos", "c": "pos", "split": "choice"}, ("weights", "taus", "delta", "n_arms")),
+    "bai.algorithms.racing.paired_runs": C(
+        lambda: dict(env=delayed(True), rng=rng(), k=1, delta=0.1),
+        {"env": "env", "rng": "rng", "k": "count", "delta": "delta", "b": "count",
+         "r": "count"}, ("env", "rng")),
+    "bai.algorithms.racing.partial_bound_coverage": C(
+        lambda: dict(rng=rng(), n_runs=5, n_pulls=10, delay=3),
+        {"rng": "rng", "n_runs": "count", "n_pulls": "count", "delay": "count",
+         "sigma": "pos", "sigma_p": "pos", "delta": "delta", "n_arms": "count",
+         "split": "choice"}, ("rng",)),
+    "bai.algorithms.soare.static_allocation": C(
+        lambda: dict(env=genv(), rng=rng(), rule="XY", delta=0.1, max_samples=10**5),
+        {"env": "env", "rng": "rng", "rule": "choice", "delta": "delta"}, ("env", "rng")),
+    "bai.algorithms.soare.xy_oracle": C(
+        lambda: dict(env=genv(), rng=rng(), delta=0.1, max_samples=10**5),
+        {"env": "env", "rng": "rng", "delta": "delta", "rule": "choice"}, ("env", "rng")),
+    "bai.algorithms.soare.xy_adaptive": C(
+        lambda: dict(env=genv(), rng=rng(), delta=0.1, max_samples=10**5),
+        {"env": "env", "rng": "rng", "delta": "delta", "alpha": "prob"}, ("env", "rng")),
+    "bai.algorithms.soare.benchmark_task": C(
+        lambda: dict(rng=rng(), strategy="XY", d=2, n_runs=1, delta=0.1),
+        {"rng": "rng", "strategy": "choice", "d": "count", "n_runs": "count", "delta": "delta",
+         "omega": "pos"}, ("rng",)),
+    "bai.algorithms.rage.xy_phased": C(
+        lambda: dict(env=genv(), rng=rng(), delta=0.1, max_samples=10**5),
+        {"env": "env", "rng": "rng", "kind": "choice", "delta": "delta"}, ("env", "rng")),
+    "bai.lower_bounds.inner_qp": C(
+        _m(w1=np.array([0.3, 0.2]), wk=np.array([0.25, 0.25]), mu1=MU[0], muk=MU[1], q=Q, M=2),
+        {"w1": "vector", "wk": "vector", "mu1": _VEC2, "muk": _VEC2, "q": "vector",
+         "M": "count0"}, ("w1", "wk", "mu1", "muk", "q", "M")),
+    "bai.algorithms.baics.glr_statistic": C(
+        _m(counts=np.full((2, 2), 5.0), means=MU, q=Q, M=2),
+        {"counts": "matrix", "means": "matrix", "q": "vector", "M": "count0"},
+        ("counts", "means", "q", "M")),
+    "bai.designs.greedy_scores": C(_m(Ainv=np.eye(2), X=X3, Y=X3[:2] - X3[2]),
+                                   {"Ainv": "matrix", "X": "matrix", "Y": "matrix"},
+                                   ("Ainv", "X", "Y")),
+    "bai.instances.click_theta": C(_m(ctr_scale=10.0, rewards="01"),
+                                   {"ctr_scale": "pos", "rewards": "choice"}),
+    "bai.instances.click_candidates": C(_m(ctr_scale=10.0), {"ctr_scale": "pos"}),
+    "bai.claims.ClaimSpec": C(lambda: dict(statement="s", source="src", rule=_tolerance()),
+                              {"statement": "str", "source": "str", "rule": "str"}),
+    "bai.claims.format_ours": C(_m(claim={"value": 1.0, "se": 0.1}),
+                                {"claim": ["x", None, 3, [1, 2]]}),
+    # -- data, experiments, studies ------------------------------------------------------------
+    "bai.datasets.data_file": C(_m(rel="mip/runs.csv"), {"rel": ["nope.csv", "", 3, None]},
+                                ("rel",)),
+    "bai.datasets.read_csv": C(_m(rel="mip/runs.csv"), {"rel": ["nope.csv", "", 3, None]},
+                               ("rel",)),
+    "bai.datasets.data_dir": C(_m(name="mip"), {"name": ["nope", "", 3, None]}, ("name",)),
+    "bai.datasets.data_digest": C(_m(names="mip"), {"names": ["nope", 3, None]}, ("names",)),
+    "bai.experiments.task_seed": C(_m(seed=1, params={"d": 2}, run=0),
+                                   {"seed": "count0", "params": ["x", 3, None, [1, 2]],
+                                    "run": "count0"}, ("seed", "params", "run")),
+    "bai.experiments.select_profile": C(_m(name="ci", profiles={"ci": {"n": 1}}),
+                                        {"name": ["paper", 3, None],
+                                         "profiles": ["ci", 3, None]}, ("name", "profiles"),
+                                        {"name": "profile"}),
+    "bai.experiments.summarise": C(lambda: dict(df=_frame(), by="g", value="v"),
+                                   {"df": ["df", None, 3, {"g": [1]}],
+                                    "by": ["nope", 3, None, ["g", 3]],
+                                    "value": ["nope", 3, None]}, ("df", "by", "value")),
+    "bai.experiments.runtime_overrides": C(_m(environ={}),
+                                           {"environ": ["x", 3, {"BAI_N_JOBS": 3},
+                                                        {"BAI_N_JOBS": "-1"},
+                                                        {"BAI_BACKEND": "nope"}]},
+                                           ("environ",), {"environ": ("environ", "BAI_")}),
+    "bai.experiments.code_fingerprint": C(_m(fn=len), {"fn": ["f", 3, None]}, ("fn",)),
+    "bai.studies.parse_overrides": C(_m(items=["n_runs=2"]),
+                                     {"items": ["n_runs=2", 3, ["nokey"], ["1x=2"]]},
+                                     ("items",), {"items": "--set"}),
+    "bai.studies.merge_overrides": C(_m(base={"n_runs": 2}, overrides={"n_runs": 3}),
+                                     {"base": ["b", 3, None],
+                                      "overrides": ["o", 3, {"nope": 1}, {"n_runs": "x"},
+                                                    {"n_runs": 0}]},
+                                     ("base", "overrides"),
+                                     {"overrides": "overrides", "base": "base"}),
+    "bai.studies.load": C(_m(chapter="arena"), {"chapter": ["nope", "", 3, None]},
+                          ("chapter",)),
+    # -- fourth batch -------------------------------------------------------------------------
+    "bai.lower_bounds.lower_bound_cvxpy": C(_m(mu=MU, q=Q, M=2),
+                                            {"mu": "matrix", "q": "vector", "M": "count0"},
+                                            ("mu", "q", "M")),
+    "bai.lower_bounds.inner_qp_cvxpy": C(
+        _m(w1=np.array([0.3, 0.2]), wk=np.array([0.25, 0.25]), mu1=MU[0], muk=MU[1], q=Q, M=2),
+        {"w1": "vector", "wk": "vector", "mu1": _VEC2, "muk": _VEC2, "q": "vector",
+         "M": "count0"}, ("w1", "wk", "mu1", "muk", "q", "M")),
+    "bai.designs.solve_design_cvxpy": C(_m(X=X3, Y=X3[:2] - X3[2]),
+                                        {"X": "matrix", "Y": "matrix", "solver": "choice",
+                                         "verbose": "bool"}, ("X", "Y")),
+    "bai.instances.click_instance": C(lambda: dict(n_arms=5, rng=rng()),
+                                      {"n_arms": "count", "rng": "rng", "ctr_scale": "pos",
+                                       "gap": "nonneg"}, ("n_arms", "rng")),
+    "bai.algorithms.baics.steps_per_second": C(
+        lambda: dict(env=subpop(), name="T-a-S", n_runs=1, tau_max=100),
+        {"env": "env", "name": "choice", "n_runs": "count", "seed": "count0"}, ("env",)),
+    "bai.plotting.level_colors": C(_m(levels=["a", "b"]), {"levels": [None, 3, 1.5]},
+                                   ("levels",)),
+    "bai.cli.claims_table": C(lambda: dict(data={"claims": {}}, width=52),
+                              {"data": ["d", None, 3, [1]], "width": "count"}),
+    # -- studies: the numeric helpers ---------------------------------------------------------
+    "bai.studies.arena.lb_ratio": C(_m(delta=0.05), {"delta": "delta"}, ("delta",)),
+    "bai.studies.fiez2019_rage.inv_gauge": C(_m(X=X3, y=np.array([1.0, 1.0])),
+                                             {"X": "matrix", "y": _VEC2}, ("X", "y")),
+    "bai.studies.fiez2019_rage.make_env": C(_m(fig="1a", x=3, instance=0, seed=0),
+                                            {"fig": "choice", "x": "count", "instance": "count0",
+                                             "seed": "count0"},
+                                            ("fig", "x", "instance", "seed")),
+    "bai.studies.grover2018.battery_env": C(_m(mult=1.0), {"mult": "nonneg"}, ("mult",)),
+    "bai.studies.grover2018.make_env": C(_m(family="bounded", n=5),
+                                         {"family": "choice", "n": "count"}, ("family", "n")),
+    "bai.studies.soare2014.n_star": C(_m(H=2.0, K=3, delta=0.05),
+                                      {"H": "pos", "K": "count", "delta": "delta"},
+                                      ("H", "K", "delta")),
+    "bai.studies.soare2014.greedy_quality": C(_m(d=2, n=50, h_lb=2.0),
+                                              {"d": "count", "n": "count", "h_lb": "pos",
+                                               "omega": "pos"}, ("d", "n", "h_lb")),
+    "bai.studies.soare2014.oracle_budget": C(_m(d=2, delta=0.05),
+                                             {"d": "count", "delta": "delta",
+                                              "log_union": "choice", "omega": "pos"},
+                                             ("d", "delta")),
+    "bai.experiments.run_experiment": C(
+        lambda: dict(fn=_toy_task, grid=[{"a": 1}], n_runs=2),
+        {"fn": [None, 3], "grid": [None, 3, "x", [3], [{"a": object()}], []],
+         "n_runs": "count", "seed": "count0", "n_jobs": "count", "backend": "choice",
+         "checkpoint_dir": [3, 1.5]}, ("fn", "grid", "n_runs")),
+    "bai.experiments.package_digest": C(_m(root=None), {"root": [3, 1.5, "/nonexistent/dir"]},
+                                        ("root",)),
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 15, last batch: cli, plotting, studies
+# ---------------------------------------------------------------------------------------------
+
+_BOOK_BAD = [3, None, 1.5, "/nonexistent/book"]
+_BADP = ["P", None, 3, {}]
+
+
+def _tmp_book():
+    """A minimal book folder (a ToC and a config, no chapter): the cli helpers read it only."""
+    import tempfile
+    from pathlib import Path
+    d = Path(tempfile.mkdtemp(prefix="bai-contract-book-"))
+    (d / "_toc.yml").write_text("format: jb-book\nroot: intro\n")
+    (d / "_config.yml").write_text("repository:\n  url: https://example.org/bai\n")
+    return d
+
+
+def _book():
+    from bai.cli import find_root
+    return find_root() / "book"
+
+
+def _P(chapter):
+    from bai import studies
+    return studies.load(chapter).STUDY.parameters("ci")
+
+
+def _pc(chapter, **extra):
+    return lambda: dict(P=_P(chapter), **extra)
+
+
+def _task(chapter, grid, i=0, **over):
+    """A grid's task with its first (cheap) configuration at the ci profile."""
+    def make():
+        from bai import studies
+        study = studies.load(chapter).STUDY
+        P = study.parameters("ci")
+        g = study.grids[grid]
+        return dict(rng=rng(), **{**(g.fixed(P) if g.fixed else {}),
+                                  **study.configs(grid, P)[i], **over})
+    return make
+
+
+def _arena_psi():
+    from bai.studies import arena
+    return dict.fromkeys(arena.make_instances(_P("arena")), 1.0)
+
+
+def _grid_kw():
+    return dict(task=_toy_task, configs=lambda P: [{"a": 1}])
+
+
+def _study_kw():
+    return dict(chapter="ch", paper="p", profiles={"ci": {"seed": 0, "n_runs": 1}})
+
+
+def _registry_entry():
+    from bai.algorithms import registry
+    return registry.get("RAGE")
+
+
+def _summary_frame():
+    import pandas as pd
+    return pd.DataFrame({"n": [1, 2, 1, 2], "alg": ["a", "a", "b", "b"],
+                         "mean": [1.0, 2.0, 1.5, 2.5], "se": [0.1, 0.1, 0.1, 0.1]})
+
+
+def _ax():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots()
+    plt.close(fig)
+    return ax
+
+
+CONTRACTS.update({
+    # -- bai.cli (CLIError is a ValueError) ---------------------------------------------------
+    "bai.cli.find_root": C(_m(start=None), {"start": [3, 1.5, object()]}),
+    "bai.cli.toc_files": C(lambda: dict(book=_book()), {"book": _BOOK_BAD}, ("book",)),
+    "bai.cli.notebook_chapters": C(lambda: dict(book=_tmp_book()), {"book": _BOOK_BAD},
+                                   ("book",)),
+    "bai.cli.repository_source": C(lambda: dict(book=_tmp_book()), {"book": _BOOK_BAD},
+                                   ("book",)),
+    "bai.cli.install_cell": C(lambda: dict(book=_tmp_book()), {"book": _BOOK_BAD}, ("book",)),
+    "bai.cli.write_twins": C(lambda: dict(book=_tmp_book()), {"book": _BOOK_BAD}, ("book",)),
+    # -- bai.plotting --------------------------------------------------------------------------
+    "bai.plotting.set_style": C(_m(context="notebook"), {"context": "choice"}),
+    "bai.plotting.errorbar_lines": C(
+        lambda: dict(summary=_summary_frame(), x="n", hue="alg", ax=_ax()),
+        {"summary": ["df", None, 3, {"n": [1]}], "x": ["nope", 3, None], "hue": ["nope", 3],
+         "mean": ["nope", 3], "se": ["nope", None], "ax": ["ax", 3], "logy": "bool",
+         "markers": "bool", "colors": ["c", 3, {"a": "red"}]}, ("summary",)),
+    "bai.plotting.lower_bound_line": C(
+        lambda: dict(ax=_ax(), x=np.array([1.0, 2.0]), y=np.array([3.0, 4.0])),
+        {"ax": [None, "ax", 3], "x": [np.array([np.nan, 1.0]), "x", None, np.ones(3)],
+         "y": [np.array([1.0, np.nan]), "y", None, np.ones(3)], "label": "str"},
+        ("ax", "x", "y"), {"x": ("x",), "y": ("y",)}),
+    # -- bai.studies core ----------------------------------------------------------------------
+    "bai.studies.Grid": C(_grid_kw, {"task": [None, 3, "f"], "configs": [None, 3, "c"],
+                                     "runs": [None, 3], "fixed": [3, "f"], "seed": [3, "s"],
+                                     "description": [3, None]}),
+    "bai.studies.Study": C(_study_kw, {"chapter": [3, None, ""], "paper": [3, None, ""],
+                                       "profiles": [None, {}, {"ci": 3}, "p"],
+                                       "grids": [None, 3, {"g": 3}], "claims": [None, 3, {"c": 3}],
+                                       "kind": "choice"}),
+    "bai.studies.check_params": C(_m(P={"a": 1}, keys=("a",)), {"P": _BADP}),
+    "bai.studies.check_frame": C(lambda: dict(df=_frame(), columns=("g",), name="myarg"),
+                                 {"df": ["df", None, 3, _frame()[["v"]]]}, (),
+                                 {"df": "myarg"}),
+    # -- algorithms / estimation -----------------------------------------------------------------
+    "bai.algorithms.soare.eq11_first_stop": C(
+        _m(X=X3, steps=np.array([9, 18]), counts=np.array([[3, 3, 3], [6, 6, 6]]),
+           sums=np.array([[[3.0, -1.5, 0.0], [6.0, -3.0, 0.5]]] * 2), delta=0.1),
+        {"X": "matrix", "steps": "vector", "counts": "matrix",
+         "sums": [np.ones((2, 2)), np.full((1, 2, 3), np.nan), "s", None], "delta": "delta",
+         "sigma": "pos", "c": [0.0, -1.0, *_NAN, "1", object()], "max_entries": "count"},
+        ("X", "steps", "counts", "sums", "delta")),
+    "bai.estimation.alba_width": C(
+        _m(y=X3[:2] - X3[2], M_inv=np.eye(2), X=X3, design=np.ones(3) / 3, theta_hat=THETA,
+           l=10.0, L=1.0, e_s=0.5),
+        {"y": "matrix", "M_inv": "matrix", "X": "matrix",
+         "design": [np.array([np.nan, 0.5, 0.5]), np.array([-1.0, 1.0, 1.0]), "d", None,
+                    np.ones(2)], "theta_hat": "vector", "l": "pos", "L": "pos", "e_s": "nonneg"},
+        ("y", "M_inv", "X", "design", "theta_hat")),
+    # -- studies: functions of the parameters P, instance builders, tasks -----------------------
+    "bai.studies.arena.make_instances": C(_pc("arena"), {"P": _BADP}),
+    "bai.studies.arena.psi_table": C(_pc("arena"), {"P": _BADP}),
+    "bai.studies.arena.instance_table": C(
+        lambda: dict(P=_P("arena"), psi=_arena_psi()), {"P": _BADP}),
+    "bai.studies.arena.not_applicable": C(_pc("arena"), {"P": _BADP}),
+    "bai.studies.arena.main_configs": C(_pc("arena"), {"P": _BADP}),
+    "bai.studies.arena.sweep_configs": C(_pc("arena"), {"P": _BADP}),
+    "bai.studies.arena.arm_env": C(lambda: dict(entry=_registry_entry(), env=genv()),
+                                   {"entry": [None, "RAGE", 3], "env": [None, "env", 3]}),
+    "bai.studies.arena.arena_task": C(_task("arena", "main", batch=1), {"rng": "rng"}),
+    "bai.studies.fiez2019_rage.figure_configs": C(_pc("fiez2019_rage"), {"P": _BADP}),
+    "bai.studies.fiez2019_rage.grid_overview": C(_pc("fiez2019_rage"), {"P": _BADP}),
+    "bai.studies.fiez2019_rage.prop1_table": C(_pc("fiez2019_rage"), {"P": _BADP}),
+    "bai.studies.fiez2019_rage.lemma1_table": C(_pc("fiez2019_rage"), {"P": _BADP}),
+    "bai.studies.fiez2019_rage.rounding_table": C(_pc("fiez2019_rage", trials=5), {"P": _BADP}),
+    "bai.studies.fiez2019_rage.worked_example": C(_pc("fiez2019_rage"), {"P": _BADP}),
+    "bai.studies.fiez2019_rage.spread_table": C(_pc("fiez2019_rage", n=100, draws=2),
+                                                {"P": _BADP}),
+    "bai.studies.fiez2019_rage.lower_bound": C(lambda: dict(env=genv()), {"env": "env"},
+                                               ("env",)),
+    "bai.studies.fiez2019_rage.task": C(_task("fiez2019_rage", "figures"), {"rng": "rng"},
+                                        ("rng",)),
+    "bai.studies.grover2018.fig1_task": C(_task("grover2018", "fig1"), {"rng": "rng"}, ("rng",)),
+    "bai.studies.grover2018.biased_task": C(_task("grover2018", "biased"), {"rng": "rng"},
+                                            ("rng",)),
+    "bai.studies.grover2018.battery_task": C(_task("grover2018", "battery"), {"rng": "rng"},
+                                             ("rng",)),
+    "bai.studies.grover2018.solver_task": C(_task("grover2018", "solver"), {"rng": "rng"},
+                                            ("rng",)),
+    "bai.studies.grover2018.solver_env": C(_m(predictor="real"), {"predictor": "choice"},
+                                           ("predictor",)),
+    "bai.studies.optimal_design.g_optimal_table": C(_pc("optimal_design"), {"P": _BADP}),
+    "bai.studies.optimal_design.soare_table": C(_pc("optimal_design"), {"P": _BADP}),
+    "bai.studies.optimal_design.rounding_table": C(_pc("optimal_design"), {"P": _BADP}),
+    "bai.studies.optimal_design.solver_agreement": C(_task("optimal_design", "agreement"),
+                                                     {"rng": "rng"}, ("rng",)),
+    "bai.studies.optimal_design.elfving_check": C(_m(omega=0.01),
+                                                  {"omega": [0.0, -1.0, 2.0, *_NAN, "1", None]}),
+    "bai.studies.soare2014.fig4_configs": C(_pc("soare2014"), {"P": _BADP}),
+    "bai.studies.soare2014.fig4_fixed": C(_pc("soare2014"), {"P": _BADP}),
+    "bai.studies.soare2014.fig4_task": C(_task("soare2014", "fig4", n_runs=1, strategy="XY-oracle"), {"rng": "rng"},
+                                         ("rng",)),
+    "bai.studies.soare2014.hlb_table": C(_m(dims=[2, 3]), {"dims": [3, None, "d", [], [1], [2.5]]},
+                                         ("dims",)),
+    "bai.studies.soare2014.lemma2_tables": C(_m(seed=0, n_instances=2),
+                                             {"seed": "count0", "n_instances": "count",
+                                              "tol": "nonneg"}),
+    "bai.studies.soare2014.prop1_coverage": C(
+        _m(d=2, horizon=50, n_runs=2, seed=0),
+        {"d": "count", "horizon": "count", "n_runs": "count", "seed": "count0", "delta": "delta",
+         "omega": "pos", "batch": "count"}),
+    "bai.studies.soare2014.plot_cones": C(_m(n_pulls=100), {"n_pulls": "count",
+                                                             "delta": "delta"}),
+    "bai.studies.wu_baics.task": C(_task("wu_baics", "delta01", batch=1, tau_max=2000),
+                                   {"rng": "rng"}, ("rng",)),
+    "bai.studies.wu_baics.describe": C(lambda: dict(env=subpop()), {"env": "env"}, ("env",)),
+    "bai.studies.xu2018_lingape.synth_configs": C(_pc("xu2018_lingape"), {"P": _BADP}),
+    "bai.studies.xu2018_lingape.click_configs": C(_pc("xu2018_lingape"), {"P": _BADP}),
+    "bai.studies.xu2018_lingape.synth_task": C(_task("xu2018_lingape", "check", n_runs=2),
+                                               {"rng": "rng"}, ("rng",)),
+    "bai.studies.xu2018_lingape.click_task": C(_task("xu2018_lingape", "fig3"), {"rng": "rng"},
+                                               ("rng",)),
+})
+
+# ---------------------------------------------------------------------------------------------
+# exemptions: a reason each
+# ---------------------------------------------------------------------------------------------
+
+_KERNEL = "numba-compiled kernel called from the loops on validated state; its checked face is {}"
+_RESULT = "result record (dataclass) built by the library from validated runs, not an input"
+_NOARG = "takes no arguments"
+_PRESENT = ("presentation helper of one chapter: takes the chapter's own result table; executed "
+            "by the chapter at every build (make test) and by test_studies")
+
+EXEMPT: dict[str, str] = {
+    # compiled kernels
+    "bai.estimation.soare_adaptive_radius_kernel": _KERNEL.format("soare_adaptive_radius"),
+    "bai.estimation.lingape_radius_base": _KERNEL.format("lingape_radius"),
+    "bai.estimation.lingape_radius_kernel": _KERNEL.format("lingape_radius"),
+    "bai.estimation.lil_loglog": _KERNEL.format("lil_radius"),
+    "bai.estimation.baics_threshold_kernel": _KERNEL.format("baics_threshold"),
+    # result records
+    "bai.algorithms.common.RunResult": _RESULT,
+    "bai.algorithms.common.RunsResult": _RESULT,
+    "bai.algorithms.lingape.LinGapEResult": _RESULT,
+    "bai.algorithms.baics.BAICSResult": _RESULT,
+    "bai.algorithms.racing.RacingResult": _RESULT,
+    "bai.algorithms.rage.RAGEResult": _RESULT,
+    "bai.algorithms.soare.AllocationPath": _RESULT,
+    "bai.algorithms.soare.OraclePath": _RESULT,
+    "bai.designs.DesignResult": _RESULT,
+    "bai.designs.GreedyResult": _RESULT,
+    "bai.lower_bounds.InnerQPResult": _RESULT,
+    "bai.lower_bounds.LowerBound": _RESULT,
+    "bai.claims.Claim": "a ledger row built by ClaimsLedger from checked values, not an input",
+    "bai.algorithms.registry.Algorithm": "registry entry built once by the module (REGISTRY)",
+    # no arguments
+    "bai.algorithms.registry.names": _NOARG,
+    "bai.algorithms.registry.conventions_table": _NOARG,
+    "bai.instances.click_data": _NOARG,
+    "bai.datasets.battery_cells": _NOARG,
+    "bai.datasets.mip_runs": _NOARG,
+    "bai.datasets.obd_tables": _NOARG,
+    "bai.datasets.DataSet": "a record describing one shipped data set (DATA_SETS), not an input",
+    "bai.algorithms.racing.RandomDelays": "a delay specification, validated against the arms "
+    "where it is used (race: errors name delays.low / delays.high; tests/test_racing.py)",
+    "bai.algorithms.racing.FinalValueDelays": "a delay specification, validated where it is used "
+    "(race: errors name delays.scale / delays.max_delay; tests/test_racing.py)",
+    # issue 15: presentation helpers of the chapters (they take the chapter's own tables)
+    "bai.studies.arena.cell_summary": _PRESENT,
+    "bai.studies.arena.explode": _PRESENT,
+    "bai.studies.arena.pairwise_ratios": _PRESENT,
+    "bai.studies.arena.pivot_cells": _PRESENT,
+    "bai.studies.arena.plot_dots": _PRESENT,
+    "bai.studies.arena.plot_heatmap": _PRESENT,
+    "bai.studies.arena.plot_sweep": _PRESENT,
+    "bai.studies.arena.record_checks": _PRESENT,
+    "bai.studies.arena.strongest": _PRESENT,
+    "bai.studies.arena.sweep_slopes": _PRESENT,
+    "bai.studies.arena.sweep_summary": _PRESENT,
+    "bai.studies.fiez2019_rage.bounds_checks": _PRESENT,
+    "bai.studies.fiez2019_rage.error_table": _PRESENT,
+    "bai.studies.fiez2019_rage.fig1b_linearity": _PRESENT,
+    "bai.studies.fiez2019_rage.fig2b_summary": _PRESENT,
+    "bai.studies.fiez2019_rage.figure_table": _PRESENT,
+    "bai.studies.fiez2019_rage.key_table": _PRESENT,
+    "bai.studies.fiez2019_rage.n_line": _PRESENT,
+    "bai.studies.fiez2019_rage.pivot": _PRESENT,
+    "bai.studies.fiez2019_rage.plot_fig2b": _PRESENT,
+    "bai.studies.fiez2019_rage.plot_figure": _PRESENT,
+    "bai.studies.fiez2019_rage.prop1_holds": _PRESENT,
+    "bai.studies.fiez2019_rage.ratio": _PRESENT,
+    "bai.studies.fiez2019_rage.ratio_to_lower_bound": _PRESENT,
+    "bai.studies.fiez2019_rage.rounding_summary": _PRESENT,
+    "bai.studies.fiez2019_rage.static_reason": _PRESENT,
+    "bai.studies.fiez2019_rage.summary": _PRESENT,
+    "bai.studies.fiez2019_rage.thm2_line": _PRESENT,
+    "bai.studies.fiez2019_rage.tidy_runs": _PRESENT,
+    "bai.studies.fiez2019_rage.timing": _PRESENT,
+    "bai.studies.optimal_design.agreement_table": _PRESENT,
+    "bai.studies.optimal_design.plot_rounding": _PRESENT,
+    "bai.studies.soare2014.error_table": _PRESENT,
+    "bai.studies.soare2014.fig4_runs": _PRESENT,
+    "bai.studies.soare2014.fig4_summary": _PRESENT,
+    "bai.studies.soare2014.gap_trend": _PRESENT,
+    "bai.studies.soare2014.growth": _PRESENT,
+    "bai.studies.soare2014.greedy_quality_table": _PRESENT,
+    "bai.studies.soare2014.lower_bounds": _PRESENT,
+    "bai.studies.soare2014.plot_fig4": _PRESENT,
+    "bai.studies.soare2014.plot_pull_counts": _PRESENT,
+    "bai.studies.soare2014.plot_readings": _PRESENT,
+    "bai.studies.soare2014.pull_counts": _PRESENT,
+    "bai.studies.soare2014.radii_table": _PRESENT,
+    "bai.studies.soare2014.spread": _PRESENT,
+    "bai.studies.soare2014.theorem_bound": _PRESENT,
+    "bai.studies.wu_baics.select": _PRESENT,
+    "bai.studies.wu_baics.summaries": _PRESENT,
+    "bai.studies.wu_baics.summary": _PRESENT,
+    "bai.studies.wu_baics.tidy": _PRESENT,
+    "bai.studies.soare2014.reason": "formats the reason text of one chapter's claim from the "
+    "chapter's own numbers; executed by the chapter at every build (make test)",
+    "bai.studies.chapters": _NOARG,
+    "bai.studies.fiez2019_rage.psi_check": _NOARG,
+    "bai.studies.grover2018.battery_model": _NOARG,
+    "bai.studies.grover2018.solver_model": _NOARG,
+    "bai.algorithms.common.simulate_static_path": "the vectorised engine behind checked faces "
+    "(soare.static_allocation_runs, lingape.xy_static_ridge_runs): takes their validated arrays "
+    "and callables",
+    "bai.cli.execute": "runs a notebook through papermill (minutes); its arguments are checked "
+    "before any work (test_cli_helpers_refuse_bad_arguments below)",
+    "bai.cli.stage": "executes every chapter (minutes); its arguments are checked before any "
+    "work (test_cli_helpers_refuse_bad_arguments below)",
+    "bai.lower_bounds.linear_t_star": "face of bai.algorithms.glr.t_star (glr is in "
+    "IN_PROGRESS_MODULES): its contract comes with glr's",
+    "bai.cli.main": "argument parsing of the command line, tested in tests/test_cli.py",
+}
+
+#: Modules being written by other engineers at the time of this suite; their names are not
+#: required to be accounted for yet (remove a module from here when adding its contracts).
+IN_PROGRESS_MODULES = {
+    "bai.algorithms.glr", "bai.algorithms.glr_baselines", "bai.algorithms.lazy_tas",
+    "bai.algorithms.fws", "bai.algorithms.lingame", "bai.algorithms.top_two",
+    "bai.algorithms.stopping", "bai.studies.arena_glr",
+}
+
+# Public names whose contract is still to be written: none left (issue 15). A name may be put
+# here (with a reason) while its contract is written; the suite then stays green.
+DEFERRED: dict[str, str] = {}
+
+
+# ---------------------------------------------------------------------------------------------
+# enumeration
+# ---------------------------------------------------------------------------------------------
+
+
+def public_names() -> dict[str, object]:
+    """``module.qualname`` -> object for every non-module name of every ``__all__`` under bai."""
+    out = {}
+    for info in pkgutil.walk_packages(bai.__path__, "bai."):
+        if info.name == "bai.__main__":
+            continue
+        mod = importlib.import_module(info.name)
+        for name in getattr(mod, "__all__", ()):
+            obj = getattr(mod, name)
+            if not inspect.ismodule(obj):
+                out[f"{info.name}.{name}"] = obj
+    return out
+
+
+def _module_of(qualname: str) -> str:
+    return qualname.rsplit(".", 1)[0]
+
+
+def _needs_contract(obj) -> bool:
+    """Callables (functions and classes) need a contract; constants and data do not."""
+    if inspect.isclass(obj):
+        return not (issubclass(obj, BaseException) or obj.__module__ == "typing")
+    return callable(obj)
+
+
+PUBLIC = public_names()
+
+
+def test_every_public_name_is_accounted_for():
+    missing = sorted(n for n, o in PUBLIC.items()
+                     if _needs_contract(o) and _module_of(n) not in IN_PROGRESS_MODULES
+                     and n not in CONTRACTS and n not in EXEMPT and n not in DEFERRED)
+    assert not missing, ("public callables without a contract (add one to CONTRACTS, or a reason "
+                         f"to EXEMPT): {missing}")
+
+
+def test_tables_name_existing_callables():
+    stale = sorted(n for n in [*CONTRACTS, *EXEMPT, *DEFERRED] if n not in PUBLIC)
+    assert not stale, f"tables name things that are not public any more: {stale}"
+    both = sorted(set(CONTRACTS) & (set(EXEMPT) | set(DEFERRED)))
+    assert not both, f"both contracted and exempt: {both}"
+
+
+# ---------------------------------------------------------------------------------------------
+# the contract test
+# ---------------------------------------------------------------------------------------------
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _alarm(signum, frame):
+    raise _Timeout()
+
+
+#: result fields documented as NaN when they do not apply (e.g. BAICSResult.max_tracking_ratio
+#: is T-a-SCS only; DesignResult.lower_bound without a dual bound)
+_NAN_FIELDS = {"lower_bound", "B", "dual", "max_tracking_ratio"}
+
+
+def _has_nan(value, depth=0) -> bool:
+    if depth > 3:
+        return False
+    if isinstance(value, (float, np.floating)):
+        return bool(np.isnan(value))
+    if isinstance(value, np.ndarray) and value.dtype.kind == "f":
+        return bool(np.isnan(value).any())
+    if isinstance(value, (tuple, list)):
+        return any(_has_nan(v, depth + 1) for v in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return any(_has_nan(getattr(value, f.name), depth + 1) for f in dataclasses.fields(value)
+                   if f.name not in _NAN_FIELDS)
+    return False
+
+
+def _run(fn, kw, pos, timeout=TIMEOUT):
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(timeout)
+    try:
+        return call(fn, kw, pos)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+@pytest.mark.parametrize("name", sorted(CONTRACTS))
+def test_valid_arguments_give_finite_results(name):
+    contract = CONTRACTS[name]
+    out = _run(PUBLIC[name], contract.make(), contract.pos, VALID_TIMEOUT)
+    assert not _has_nan(out), f"{name} returned a NaN on valid arguments"
+
+
+def _corruptions(contract: Contract):
+    return st.sampled_from(sorted(contract.bad)).flatmap(
+        lambda arg: st.tuples(st.just(arg), st.sampled_from(bad_values(contract.bad[arg]))))
+
+
+def check_refused(name: str, arg: str, bad) -> None:
+    """Call ``name`` with valid arguments but ``arg = bad``: it must raise a ValueError or
+    TypeError naming ``arg`` within TIMEOUT seconds (never another exception, never return)."""
+    contract = CONTRACTS[name]
+    kw = contract.make()
+    kw[arg] = bad
+    try:
+        out = _run(PUBLIC[name], kw, contract.pos)
+    except (ValueError, TypeError) as exc:
+        words = contract.names.get(arg, arg)
+        words = (words,) if isinstance(words, str) else tuple(words)
+        assert any(w in str(exc) for w in words), (
+            f"{name}({arg}={bad!r}) raised {type(exc).__name__} not naming {words}: {exc}")
+        return
+    except _Timeout:
+        pytest.fail(f"{name}({arg}={bad!r}) ran for more than {TIMEOUT} s")
+    except Exception as exc:  # noqa: BLE001 - the point of the test
+        pytest.fail(f"{name}({arg}={bad!r}) raised {type(exc).__name__}: {exc}")
+    pytest.fail(f"{name}({arg}={bad!r}) was accepted and returned {type(out).__name__}"
+                + (" containing NaN" if _has_nan(out) else ""))
+
+
+@pytest.mark.parametrize("name", sorted(CONTRACTS))
+def test_bad_argument_is_refused_naming_it(name):
+    """Hypothesis draws (argument, bad value) pairs of the contract, one corruption per call."""
+    contract = CONTRACTS[name]
+
+    @settings(max_examples=contract.examples, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(_corruptions(contract))
+    def check(corruption):
+        check_refused(name, *corruption)
+
+    check()
+
+
+@pytest.mark.parametrize("name", sorted(CONTRACTS))
+def test_every_listed_bad_value_is_refused(name):
+    """The same, exhaustively: every bad value of every corrupted argument (the lists are
+    short, and a refusal is immediate, so this costs a few seconds for the whole table)."""
+    contract = CONTRACTS[name]
+    for arg, kind in contract.bad.items():
+        for bad in bad_values(kind):
+            check_refused(name, arg, bad)
+
+
+# ---------------------------------------------------------------------------------------------
+# the measured defects of issue 15
+# ---------------------------------------------------------------------------------------------
+
+TIE_X = np.array([[1.0, 0.0], [0.0, 1.0], [0.3, 0.3]])
+TIE_THETA = np.array([1.0, 1.0])
+
+
+def _tie_env():
+    from bai.environments import GaussianLinearBandit
+    return GaussianLinearBandit(TIE_X, TIE_THETA)
+
+
+@pytest.mark.parametrize("rule", ["greedy", "ratio"])
+def test_lingape_refuses_a_tie_at_once(rule):
+    from bai.algorithms.lingape import lingape
+    with pytest.raises(ValueError, match="unique best arm"):
+        _run(lingape, dict(env=_tie_env(), rng=rng(), rule=rule), ())
+
+
+def test_lingape_accepts_a_tie_with_positive_epsilon():
+    from bai.algorithms.lingape import lingape
+    res = _run(lingape, dict(env=_tie_env(), rng=rng(), epsilon=0.5, delta=0.1), ())
+    assert res.stopped
+
+
+def test_every_registry_algorithm_refuses_a_tie_at_once():
+    from bai.algorithms import registry
+    for name in registry.names():
+        with pytest.raises(ValueError, match="unique best"):
+            _run(registry.run, dict(name=name, env=_tie_env(), n_runs=1, rng=rng(), delta=0.1),
+                 ())
+
+
+def test_select_direction_refuses_negative_counts():
+    from bai.algorithms.lingape import select_direction
+    with pytest.raises(ValueError, match="counts"):
+        select_direction(TIE_X, [-1, 2, 3], [0, 0, 0], delta=0.1)
+
+
+@pytest.mark.parametrize("fn, args, kw, word", [
+    ("lingape_radius", (-3, 1.0), dict(d=2, K=3, delta=0.1), "t"),
+    ("lingape_radius", (3, -1.0), dict(d=2, K=3, delta=0.1), "logdet_ratio"),
+    ("lingape_radius", (math.nan, 1.0), dict(d=2, K=3, delta=0.1), "t"),
+    ("abbasi_yadkori_radius", (-1.0, 2, 0.1), {}, "logdet_A"),
+    ("soare_log_term", (-1, 3, 0.1), {}, "n"),
+    ("soare_static_width", (1.0, -1, 3, 0.1), {}, "n"),
+    ("soare_adaptive_radius", (-1, 2, 0.1), {}, "n"),
+    ("rage_log_term", (math.nan, 0.1), {}, "union"),
+    ("rage_log_term", (math.inf, 0.1), {}, "union"),
+    ("lil_radius", (-1, 0.1), {}, "n"),
+    ("baics_threshold", (-1, 0.1), {}, "t"),
+])
+def test_radii_refuse_negative_or_nan_sample_counts(fn, args, kw, word):
+    from bai import estimation
+    with pytest.raises(ValueError, match=word):
+        getattr(estimation, fn)(*args, **kw)
+
+
+def test_expected_time_lower_bound_is_zero_from_one_half():
+    from bai.lower_bounds import expected_time_lower_bound, kl_delta
+    assert expected_time_lower_bound(math.inf, 0.5) == 0.0
+    assert expected_time_lower_bound(10.0, 0.9) == 0.0
+    assert expected_time_lower_bound(10.0, 0.1) == pytest.approx(10.0 * kl_delta(0.1))
+    assert expected_time_lower_bound(math.inf, 0.1) == math.inf
+
+
+def test_linear_lower_bound_is_never_negative():
+    from bai.lower_bounds import linear_expected_time_lower_bound
+    assert linear_expected_time_lower_bound(X3, THETA, 0.45) == 0.0
+    assert linear_expected_time_lower_bound(X3, THETA, 0.6, exact_kl=True) == 0.0
+    assert linear_expected_time_lower_bound(X3, THETA, 0.1) > 0
+
+
+def test_claim_levels_are_checked():
+    from bai import claims
+    ledger = claims.ClaimsLedger("ch", "paper")
+    with pytest.raises(ValueError, match="level"):
+        ledger.error_rate("x", "s", source="src", failures=1, runs=10, delta=0.1, level=1.5)
+    with pytest.raises(ValueError, match="level"):
+        claims.clopper_pearson(1, 10, level=1.5)
+
+
+@pytest.mark.parametrize("fn, kw, word", [
+    ("execute", dict(md=3, output="o.ipynb", profile="ci", claims_dir="c"), "md"),
+    ("execute", dict(md="/nonexistent.md", output="o.ipynb", profile="ci", claims_dir="c"), "md"),
+    ("execute", dict(md=__file__, output=None, profile="ci", claims_dir="c"), "output"),
+    ("execute", dict(md=__file__, output="o", profile=3, claims_dir="c"), "profile"),
+    ("execute", dict(md=__file__, output="o", profile="ci", claims_dir="c", overrides=3),
+     "overrides"),
+    ("stage", dict(book="/nonexistent/book", profile="ci", out="o"), "book"),
+    ("stage", dict(book=None, profile="ci", out="o"), "book"),
+])
+def test_cli_helpers_refuse_bad_arguments(fn, kw, word):
+    """execute and stage (exempt: a valid call runs notebooks for minutes) refuse bad arguments
+    before any work, with a ValueError (CLIError) or TypeError naming the argument."""
+    from bai import cli
+    with pytest.raises((ValueError, TypeError), match=word):
+        getattr(cli, fn)(**kw)
+    assert issubclass(cli.CLIError, ValueError)
