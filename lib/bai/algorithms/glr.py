@@ -77,7 +77,8 @@ import numba
 import numpy as np
 
 from ..environments import GaussianLinearBandit
-from ..validation import check_delta, check_int, check_positive, check_rng
+from ..validation import (as_matrix, as_vector, check_bool, check_delta, check_int,
+                          check_nonnegative, check_positive, check_rng)
 from .common import RunsResult
 
 __all__ = ["THRESHOLDS", "MIXTURE_U", "t_star", "kl_bernoulli", "expected_time_lower_bound",
@@ -114,6 +115,10 @@ def t_star(X, theta, Z=None, sigma: float = 1.0, **design_kw) -> float:
     from ..designs import psi_star
 
     sigma = check_positive(sigma, "sigma")
+    X = as_matrix(X, "X")
+    theta = as_vector(theta, "theta", size=X.shape[1])
+    if Z is not None:
+        Z = as_matrix(Z, "Z", n_cols=X.shape[1])
     return 2.0 * sigma**2 * psi_star(X, theta, Z, **design_kw)
 
 
@@ -126,7 +131,8 @@ def kl_bernoulli(delta) -> float:
 
 def expected_time_lower_bound(X, theta, delta, Z=None, sigma: float = 1.0) -> float:
     r""":math:`T^*(\theta)\,\mathrm{kl}(\delta,1-\delta)` (Garivier and Kaufmann 2016, Thm 1)."""
-    return t_star(X, theta, Z, sigma) * kl_bernoulli(delta)
+    kl = kl_bernoulli(delta)  # checked before the design is solved
+    return t_star(X, theta, Z, sigma) * kl
 
 
 # ---------------------------------------------------------------------------------------------
@@ -176,9 +182,19 @@ def check_thresholds(threshold, name: str = "threshold") -> tuple:
     return tuple(names)
 
 
+def check_run_args(env, rng, deltas, threshold, max_samples) -> None:
+    """The common arguments of the sampling rules, checked before any work (as
+    :func:`simulate` does; the rules that solve a design first call this)."""
+    env = check_env(env)
+    check_rng(rng)
+    check_deltas(deltas)
+    check_thresholds(threshold)
+    check_int(max_samples, "max_samples", minimum=env.d + 1)
+
+
 def spanner(X) -> np.ndarray:
     """The first rank-raising arms of ``X`` in index order (``d`` indices): the initial pulls."""
-    X = np.asarray(X, dtype=float)
+    X = as_matrix(X, "X")
     d = X.shape[1]
     chosen: list = []
     for k in range(X.shape[0]):
@@ -608,25 +624,33 @@ def _init_pulls(arms, noise, X, Z, means, sigma, st):
 def threshold_value(name: str, t, delta, *, logdet: float = 0.0, u: float = MIXTURE_U) -> float:
     r""":math:`\beta(t,\delta)` of threshold ``name`` (``logdet`` is
     :math:`\log\det(I+V_t/(uc))`, used by ``"mixture"`` only)."""
-    (name,) = check_thresholds(name)
+    if not isinstance(name, str):
+        raise TypeError(f"threshold name must be one of {sorted(THRESHOLDS)}, got {name!r}")
+    (name,) = check_thresholds(name, "threshold name")
     t = check_int(t, "t", minimum=1)
     delta = check_delta(delta)
-    a, b = threshold_offset(_KIND[name], t, float(logdet), float(u))
+    logdet = check_nonnegative(logdet, "logdet")
+    u = check_positive(u, "u")
+    a, b = threshold_offset(_KIND[name], t, logdet, u)
     return float(a + b * math.log(1.0 / delta))
 
 
 def glr_statistic(X, Z, counts, sums, sigma: float = 1.0) -> tuple[int, float]:
     r"""``(zhat, Lambda)`` of the GLR statistic from per-arm counts and reward sums (least
     squares; the counts' Gram matrix must be invertible)."""
-    X = np.asarray(X, dtype=float)
-    Z = X if Z is None else np.asarray(Z, dtype=float)
-    counts = np.asarray(counts, dtype=float)
+    sigma = check_positive(sigma, "sigma")
+    X = as_matrix(X, "X")
+    Z = X if Z is None else as_matrix(Z, "Z", n_cols=X.shape[1])
+    counts = as_vector(counts, "counts", size=X.shape[0])
+    if np.any(counts < 0):
+        raise ValueError("counts must be non-negative")
+    sums = as_vector(sums, "sums", size=X.shape[0])
     V = (X * counts[:, None]).T @ X
     if np.linalg.matrix_rank(V) < X.shape[1]:
         raise ValueError("counts must pull arms spanning R^d (V_t must be invertible)")
     Vinv = np.linalg.inv(V)
-    theta = Vinv @ (X.T @ np.asarray(sums, dtype=float))
-    b, s = glr_kernel(np.ascontiguousarray(Z), theta, Vinv, check_positive(sigma, "sigma") ** 2)
+    theta = Vinv @ (X.T @ sums)
+    b, s = glr_kernel(np.ascontiguousarray(Z), theta, Vinv, sigma**2)
     return int(b), float(s)
 
 
@@ -677,6 +701,19 @@ class GLRRule:
     info: dict = field(default_factory=dict)
     needs_logdet: bool = False
 
+    def __post_init__(self):
+        if not isinstance(self.name, str):
+            raise TypeError(f"name must be a str, got {type(self.name).__name__}")
+        for arg in ("kernel", "init"):
+            if not callable(getattr(self, arg)):
+                raise TypeError(f"{arg} must be callable, got {type(getattr(self, arg)).__name__}")
+        self.n_extra = check_int(self.n_extra, "n_extra", minimum=0)
+        if self.update is not None and not callable(self.update):
+            raise TypeError(f"update must be callable or None, got {type(self.update).__name__}")
+        if not isinstance(self.info, dict):
+            raise TypeError(f"info must be a dict, got {type(self.info).__name__}")
+        self.needs_logdet = check_bool(self.needs_logdet, "needs_logdet")
+
 
 class _State:
     """The common state of a run (arrays shared with the compiled kernels)."""
@@ -713,6 +750,10 @@ def simulate(env, rng, rule: GLRRule, *, deltas=(0.1,), threshold="heuristic",
     on delta, so this equals separate runs with one delta each and the same generator."""
     env = check_env(env)
     rng = check_rng(rng)
+    if not isinstance(rule, GLRRule):
+        raise TypeError(f"rule must be a GLRRule, got {type(rule).__name__}")
+    if not (isinstance(result_cls, type) and issubclass(result_cls, GLRResult)):
+        raise TypeError(f"result_cls must be GLRResult or a subclass of it, got {result_cls!r}")
     deltas = check_deltas(deltas)
     thresholds = check_thresholds(threshold)
     max_samples = check_int(max_samples, "max_samples", minimum=env.d + 1)
@@ -761,6 +802,8 @@ def simulate_runs(one, env, n_runs: int, rng, **kw) -> RunsResult:
     The main fields are those of the first threshold and delta; ``info`` holds every pair:
     ``stopping_times``, ``recommendations``, ``correct``, ``stopped`` of shape
     ``(n_runs, len(thresholds), len(deltas))``, ``deltas``, ``thresholds`` and ``samples``."""
+    if not callable(one):
+        raise TypeError(f"one must be a single-run function, got {type(one).__name__}")
     n_runs = check_int(n_runs, "n_runs", minimum=1)
     rng = check_rng(rng)
     runs = [one(env, rng, **kw) for _ in range(n_runs)]
@@ -777,7 +820,13 @@ def runs_table(res: RunsResult):
     """Tidy table of a :func:`simulate_runs` result: one row per (run, threshold, delta)."""
     import pandas as pd
 
+    if not isinstance(res, RunsResult):
+        raise TypeError(f"res must be the RunsResult of simulate_runs, got {type(res).__name__}")
     info = res.info
+    if not all(k in info for k in ("stopping_times", "recommendations", "correct", "stopped",
+                                   "deltas", "thresholds")):
+        raise ValueError("res must be the RunsResult of simulate_runs (its info lacks the "
+                         "per-(threshold, delta) arrays)")
     R, nT, nL = info["stopping_times"].shape
     rows = {"strategy": res.strategy,
             "run": np.repeat(np.arange(R), nT * nL),

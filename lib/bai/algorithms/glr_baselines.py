@@ -81,6 +81,7 @@ def _track(env, rng, name, w, **kw):
 def xy_tracking(env, rng, *, deltas=(0.1,), threshold="heuristic", max_samples: int = 10**7):
     """C-tracking of the XY-static design under the GLR rule (module docstring)."""
     env = glr.check_env(env)
+    glr.check_run_args(env, rng, deltas, threshold, max_samples)  # before the design is solved
     w = xy_design(env.X, None if env.Z is env.X else env.Z).design
     return _track(env, rng, "XY-static tracking", w, deltas=deltas, threshold=threshold,
                   max_samples=max_samples)
@@ -89,6 +90,7 @@ def xy_tracking(env, rng, *, deltas=(0.1,), threshold="heuristic", max_samples: 
 def oracle_tracking(env, rng, *, deltas=(0.1,), threshold="heuristic", max_samples: int = 10**7):
     """C-tracking of the oracle design w*(theta) (known theta) under the GLR rule."""
     env = glr.check_env(env)
+    glr.check_run_args(env, rng, deltas, threshold, max_samples)  # before the design is solved
     w = oracle_design(env.X, env.theta, None if env.Z is env.X else env.Z).design
     return _track(env, rng, "oracle tracking", w, deltas=deltas, threshold=threshold,
                   max_samples=max_samples)

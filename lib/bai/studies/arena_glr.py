@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import math
+import numbers
 
 import numpy as np
 import pandas as pd
@@ -27,6 +28,7 @@ import pandas as pd
 from .. import instances
 from ..algorithms import fws, glr, glr_baselines, lazy_tas, lingame, top_two
 from ..claims import ClaimSpec, ErrorRate, Holds, clopper_pearson
+from ..validation import check_choice, check_int, check_rng
 
 __all__ = ["RULES", "OPTIMAL", "PROFILE_KEYS", "DELTAS_GLR", "MAIN_DELTA", "CLAIMS", "GRIDS",
            "glr_instances", "t_star_table", "glr_task", "glr_configs", "explode_glr",
@@ -126,6 +128,15 @@ def _name(key, P) -> str:
             "many": f"many arms (n={P['glr_many_n']})"}[key]
 
 
+_SIZE_KEYS = ("seed", "glr_soare_d", "glr_many_n")
+
+
+def _check(P, *keys) -> dict:
+    from . import check_params
+
+    return check_params(P, _SIZE_KEYS + keys)
+
+
 def _sizes(P) -> tuple:
     return (P["seed"], P["glr_soare_d"], P["glr_many_n"])
 
@@ -140,6 +151,7 @@ def glr_instances(P) -> dict:
     """The GLR part's three instances by display name: the Soare benchmark (omega = 0.01), the
     instance of Wang et al. 2021's linear experiment (Soare's with d = 6, omega = 0.1) and many
     arms (Fiez et al. 2019, Fig. 1b)."""
+    _check(P)
     return dict(_built(_sizes(P)))
 
 
@@ -151,11 +163,13 @@ def _tstar(sizes: tuple) -> dict:
 
 def t_star_table(P) -> dict:
     """T* of each instance of the GLR part."""
+    _check(P)
     return dict(_tstar(_sizes(P)))
 
 
 def instance_rows(P) -> pd.DataFrame:
     """One row per instance: K, d, T* and the lower bound at 0.05 and 1e-9."""
+    _check(P)
     T = t_star_table(P)
     return pd.DataFrame([{"instance": n, "K": e.K, "d": e.d, "T*": T[n],
                           "T* kl at 0.05": T[n] * glr.kl_bernoulli(0.05),
@@ -170,8 +184,21 @@ def _deltas(P) -> list:
 def glr_task(rng, *, instance, rule, thresholds, batch, cap, deltas, sizes):
     """``batch`` runs of sampling rule ``rule`` on GLR instance ``instance``; every run is one
     trajectory read at every delta of ``deltas`` and every threshold of ``thresholds``."""
-    env = _built(tuple(sizes))[instance]
-    fn = RULES[rule][0]
+    rng = check_rng(rng)
+    if (isinstance(sizes, (str, bytes)) or not hasattr(sizes, "__len__") or len(sizes) != 3
+            or not all(isinstance(v, numbers.Integral) and not isinstance(v, bool)
+                       for v in sizes)):
+        raise TypeError(f"sizes must be the 3 integers (seed, glr_soare_d, glr_many_n), "
+                        f"got {sizes!r}")
+    if sizes[1] < 1 or sizes[2] < 2:
+        raise ValueError(f"sizes must hold a dimension >= 1 and >= 2 arms, got {sizes!r}")
+    built = _built(tuple(int(v) for v in sizes))
+    env = built[check_choice(instance, "instance", tuple(built))]
+    fn = RULES[check_choice(rule, "rule", tuple(RULES))][0]
+    batch = check_int(batch, "batch", minimum=1)
+    cap = check_int(cap, "cap", minimum=env.d + 1)
+    glr.check_deltas(deltas)
+    thresholds = glr.check_thresholds(thresholds, "thresholds")
     out = {"threshold": [], "delta": [], "samples": [], "correct": [], "stopped": []}
     for _ in range(batch):
         r = fn(env, rng, deltas=deltas, threshold=list(thresholds), max_samples=cap)
@@ -189,6 +216,7 @@ def glr_configs(P) -> list:
     """Every (instance, rule) of the GLR part: on the Soare benchmark, ``glr_soare_rules`` under
     the heuristic threshold (its runs are the costly ones); on the other two, ``glr_all_rules``
     under both thresholds."""
+    _check(P, "glr_batch", "glr_cap", "glr_min_delta", "glr_soare_rules", "glr_all_rules")
     names = {k: _name(k, P) for k in _BUILDERS}
     cfg = []
     common = {"batch": P["glr_batch"], "cap": P["glr_cap"], "deltas": _deltas(P)}
@@ -340,6 +368,7 @@ def lingame_diagnosis(P) -> pd.DataFrame:
     per-run slope in T*, the ratio at 1e-9 and the proportions N/t at the stop against w*."""
     from ..designs import oracle_design
 
+    _check(P, "glr_diag_runs", "glr_cap")
     env = _built(_sizes(P))[_name("fw", P)]
     T = t_star_table(P)[_name("fw", P)]
     wstar = oracle_design(env.X, env.theta).design
