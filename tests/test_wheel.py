@@ -168,13 +168,12 @@ def installed():
         wheels = sorted(dist.glob("bai_book-*.whl"))
         assert len(wheels) == 1 and len(list(dist.glob("bai_book-*.tar.gz"))) == 1, \
             sorted(p.name for p in dist.iterdir())
-        # a bare venv, filled by this environment's pip (--python): no ensurepip, no .pyc
-        _run([sys.executable, "-m", "venv", "--without-pip", venv], what="fresh venv", env=env,
-             cwd=tmp)
+        # a fresh venv with its own pip (the launch-button twin's install cell runs
+        # `python -m pip` in the kernel's environment, as in Colab)
+        _run([sys.executable, "-m", "venv", venv], what="fresh venv", env=env, cwd=tmp)
         py = venv / "bin" / "python"
         env = _clean_env(tmp, venv)
-        _run([sys.executable, "-m", "pip", "--python", py, "install", "--quiet", "--no-compile",
-              "-c", CONSTRAINTS, *RUNNER],
+        _run([py, "-m", "pip", "install", "--quiet", "--no-compile", "-c", CONSTRAINTS, *RUNNER],
              what="pip install jupyter kernel + papermill (no bai)", env=env, cwd=cwd,
              network=True)
         _run([py, "-c", "import importlib.util, sys; "
@@ -242,7 +241,7 @@ def test_launch_button_twin_installs_the_package_and_runs(installed, chapter):
 def test_installed_wheel_reads_every_data_set_and_runs_every_paper(installed):
     tmp, py, env, cwd, wheel = installed
     # installed by the twin's install cell when that test ran first; otherwise install it here
-    _run([sys.executable, "-m", "pip", "--python", py, "install", "--quiet", "--no-compile",
+    _run([py, "-m", "pip", "install", "--quiet", "--no-compile",
           "-c", CONSTRAINTS, wheel], what="pip install wheel + pinned deps", env=env, cwd=cwd,
          network=True)
     (tmp / "smoke.py").write_text(SMOKE)
