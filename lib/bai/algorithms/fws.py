@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from .glr import (GLRResult, GLRRule, alt_values_grads, design_inverse, observe, simulate,
+from .glr import (rule_doc, GLRResult, GLRRule, alt_values_grads, design_inverse, observe, simulate,
                   simulate_runs, sm_scaled)
 
 __all__ = ["FWSResult", "fws", "fws_runs", "solve_matrix_game"]
@@ -177,20 +177,13 @@ def _kernel(X, Z, means, sigma, noise, extra, st, rs):
     return noise.shape[0], 0
 
 
+@rule_doc
 def fws(env, rng, *, deltas=(0.1,), threshold="heuristic", max_samples: int = 10**7) -> FWSResult:
     """One run of Frank--Wolfe Sampling under the GLR rule (module docstring).
 
     Parameters
     ----------
-    env : GaussianLinearBandit
-        Arms spanning R^d, a unique best answer.
-    rng : numpy.random.Generator
-    deltas : float or sequence of floats in (0, 1)
-        Every confidence level read off the one trajectory.
-    threshold : str or sequence of str
-        Names of :data:`bai.algorithms.glr.THRESHOLDS`.
-    max_samples : int
-        Cap on the samples of the run.
+    {rule_parameters}
     """
     info: dict = {}
     cnt = np.zeros(1, dtype=np.int64)

@@ -308,6 +308,25 @@ def _glr_kernel_buf(Z, theta, Vinv, sigma2, v, y):
     return b, stat
 
 
+#: The parameters every sampling rule under the GLR rule shares (:func:`rule_doc`).
+RULE_PARAMETERS = """env : GaussianLinearBandit
+        Arms spanning R^d, a unique best answer.
+    rng : numpy.random.Generator
+    deltas : float or sequence of floats in (0, 1)
+        Every confidence level read off the one trajectory.
+    threshold : str or sequence of str
+        Names of :data:`bai.algorithms.glr.THRESHOLDS`.
+    max_samples : int
+        Cap on the samples of the run."""
+
+
+def rule_doc(fn):
+    """Fill ``{rule_parameters}`` in a sampling rule's docstring with :data:`RULE_PARAMETERS`
+    (written once for every rule)."""
+    fn.__doc__ = fn.__doc__.replace("{rule_parameters}", RULE_PARAMETERS)
+    return fn
+
+
 @numba.njit(cache=True)
 def closest_alternative(Z, b, theta, Ainv, sigma2):
     r"""For weights with :math:`A(w)^{-1}=` ``Ainv``: the alternative answer ``m`` minimising

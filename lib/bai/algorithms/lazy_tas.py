@@ -35,7 +35,7 @@ import numba
 import numpy as np
 
 from ..validation import check_int
-from .glr import GLRResult, GLRRule, ctrack, observe, plugin_design, simulate, simulate_runs
+from .glr import rule_doc, GLRResult, GLRRule, ctrack, observe, plugin_design, simulate, simulate_runs
 
 __all__ = ["LazyTaSResult", "lazy_tas", "lazy_tas_runs"]
 
@@ -94,21 +94,14 @@ class _Rule:
         self.info.update(forced=int(ist_r[2]), updates=int(ist_r[3]))
 
 
+@rule_doc
 def lazy_tas(env, rng, *, deltas=(0.1,), threshold="heuristic", max_samples: int = 10**7,
              fw_iter: int = 1000) -> LazyTaSResult:
     """One run of Lazy Track-and-Stop under the GLR rule (module docstring).
 
     Parameters
     ----------
-    env : GaussianLinearBandit
-        Arms spanning R^d, a unique best answer.
-    rng : numpy.random.Generator
-    deltas : float or sequence of floats in (0, 1)
-        Every confidence level read off the one trajectory.
-    threshold : str or sequence of str
-        Names of :data:`bai.algorithms.glr.THRESHOLDS`.
-    max_samples : int
-        Cap on the samples of the run.
+    {rule_parameters}
     fw_iter : int
         Frank--Wolfe steps of each lazy update.
     """

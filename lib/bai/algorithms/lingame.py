@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from .glr import (GLRResult, GLRRule, closest_alternative, ctrack, design_inverse, observe, quad,
+from .glr import (rule_doc, GLRResult, GLRRule, closest_alternative, ctrack, design_inverse, observe, quad,
                   simulate, simulate_runs)
 
 __all__ = ["LinGameResult", "lingame", "lingame_runs", "ADAHEDGE_DELTA0"]
@@ -101,21 +101,14 @@ def _kernel(X, Z, means, sigma, noise, extra, st, rs):
     return noise.shape[0], 0
 
 
+@rule_doc
 def lingame(env, rng, *, deltas=(0.1,), threshold="heuristic",
             max_samples: int = 10**7, optimism: bool = True) -> LinGameResult:
     r"""One run of LinGame under the GLR rule (module docstring).
 
     Parameters
     ----------
-    env : GaussianLinearBandit
-        Arms spanning R^d, a unique best answer.
-    rng : numpy.random.Generator
-    deltas : float or sequence of floats in (0, 1)
-        Every confidence level read off the one trajectory.
-    threshold : str or sequence of str
-        Names of :data:`bai.algorithms.glr.THRESHOLDS`.
-    max_samples : int
-        Cap on the samples of the run.
+    {rule_parameters}
     optimism : bool
         The optimistic, clipped gains (default, as the paper and LinBAI's code); ``False``
         gives the plain gains :math:`\frac1{2\sigma^2}(x_k^\top(\hat\theta_t-\lambda_t))^2`

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from .glr import (GLRResult, GLRRule, cholesky_small, greedy_arm, observe, quad, simulate,
+from .glr import (rule_doc, GLRResult, GLRRule, cholesky_small, greedy_arm, observe, quad, simulate,
                   simulate_runs)
 
 __all__ = ["TopTwoResult", "top_two", "top_two_runs"]
@@ -97,6 +97,7 @@ def _kernel(X, Z, means, sigma, noise, extra, st, rs):
     return noise.shape[0], 0
 
 
+@rule_doc
 def top_two(env, rng, *, deltas=(0.1,), threshold="heuristic",
             max_samples: int = 10**7) -> TopTwoResult:
     """One run of the linear Top Two rule (TS leader, TC challenger, greedy arm) under the GLR
@@ -104,15 +105,7 @@ def top_two(env, rng, *, deltas=(0.1,), threshold="heuristic",
 
     Parameters
     ----------
-    env : GaussianLinearBandit
-        Arms spanning R^d, a unique best answer.
-    rng : numpy.random.Generator
-    deltas : float or sequence of floats in (0, 1)
-        Every confidence level read off the one trajectory.
-    threshold : str or sequence of str
-        Names of :data:`bai.algorithms.glr.THRESHOLDS`.
-    max_samples : int
-        Cap on the samples of the run.
+    {rule_parameters}
     """
     d = env.d if hasattr(env, "d") else 0
     rule = GLRRule("Top Two (TS-TC-G)", _kernel, lambda e, S: (), n_extra=d + 1)
