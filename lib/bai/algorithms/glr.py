@@ -233,14 +233,20 @@ def sm_update(Ainv, x):
 
 
 @numba.njit(cache=True)
+def _matvec(A, x, out):
+    """``out = A @ x`` without allocation (compiled loops)."""
+    for i in range(x.shape[0]):
+        r = 0.0
+        for j in range(x.shape[0]):
+            r += A[i, j] * x[j]
+        out[i] = r
+
+
+@numba.njit(cache=True)
 def _sm_update_buf(Ainv, x, u):
     """:func:`sm_update` with a work vector ``u`` (no allocation)."""
     d = x.shape[0]
-    for i in range(d):
-        r = 0.0
-        for j in range(d):
-            r += Ainv[i, j] * x[j]
-        u[i] = r
+    _matvec(Ainv, x, u)
     q = 0.0
     for i in range(d):
         q += x[i] * u[i]
@@ -587,11 +593,7 @@ def _estimate_and_check(Z, sigma2, st):
     V, Vinv, Minv, S, theta, N, ist, fst, kinds, logL, ptr, stop_t, stop_rec, stop_N, wk = st
     t = ist[0]
     d = theta.shape[0]
-    for i in range(d):
-        r = 0.0
-        for j in range(d):
-            r += Vinv[i, j] * S[j]
-        theta[i] = r
+    _matvec(Vinv, S, theta)
     zhat, stat = _glr_kernel_buf(Z, theta, Vinv, sigma2, wk[d:], wk[:d])
     ist[1] = zhat
     fst[1] = stat
