@@ -20,6 +20,7 @@ one entry of :data:`CONTRACTS`.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import inspect
 import math
@@ -158,6 +159,15 @@ def _m(**kw):
     return lambda: dict(kw)
 
 
+def _runs(env=None, bad=None, **kw):
+    """The contract of ``<alg>_runs(env, n_runs, rng, delta=0.1, **kw)`` on one run of ``env()``
+    (a Gaussian instance by default): its four common arguments and the ``bad`` values of its
+    own."""
+    return C(lambda: dict(env=(env or genv)(), n_runs=1, rng=rng(), delta=0.1, **kw),
+             {"env": "env", "n_runs": "count", "rng": "rng", "delta": "delta", **(bad or {})},
+             ("env", "n_runs", "rng"))
+
+
 # ---------------------------------------------------------------------------------------------
 # the contracts
 # ---------------------------------------------------------------------------------------------
@@ -289,10 +299,7 @@ CONTRACTS: dict[str, Contract] = {
          "reg": "pos", "S": [-1.0, math.nan, math.inf, "1"],
          "R": [0.0, -1.0, math.nan, math.inf, "1"], "max_steps": "count",
          "refresh_every": "count", "radius": "choice", "log_union": "choice"}, ("env", "rng")),
-    "bai.algorithms.lingape.lingape_runs": C(
-        lambda: dict(env=genv(), n_runs=1, rng=rng(), delta=0.1, max_steps=10**4),
-        {"env": "env", "n_runs": "count", "rng": "rng", "delta": "delta"},
-        ("env", "n_runs", "rng")),
+    "bai.algorithms.lingape.lingape_runs": _runs(max_steps=10**4),
     "bai.algorithms.lingape.confidence_radius": C(
         _m(t=10, logdet_ratio=1.0, d=2, K=3, delta=0.1),
         {"t": "samples0", "logdet_ratio": "nonneg_arr", "d": "count", "K": "count", "delta": "delta"},
@@ -302,10 +309,9 @@ CONTRACTS: dict[str, Contract] = {
         {"X": "matrix", "counts": "vector", "sums": "vector", "delta": "delta", "reg": "pos",
          "R": "pos", "S": "nonneg", "radius": "choice", "log_union": "choice"},
         ("X", "counts", "sums")),
-    "bai.algorithms.lingape.xy_static_ridge_runs": C(
-        lambda: dict(env=genv(), n_runs=1, rng=rng(), delta=0.1, max_samples=10**5),
-        {"env": "env", "n_runs": "count", "rng": "rng", "delta": "delta", "sigma": "pos",
-         "reg": "pos", "log_union": "choice", "grid_ratio": "pos"}, ("env", "n_runs", "rng")),
+    "bai.algorithms.lingape.xy_static_ridge_runs": _runs(
+        max_samples=10**5,
+        bad={"sigma": "pos", "reg": "pos", "log_union": "choice", "grid_ratio": "pos"}),
     "bai.algorithms.lingape.xy_static_ridge": C(
         lambda: dict(env=genv(), rng=rng(), delta=0.1, max_samples=10**5),
         {"env": "env", "delta": "delta", "sigma": "pos", "reg": "pos"}, ("env", "rng")),
@@ -390,14 +396,11 @@ CONTRACTS: dict[str, Contract] = {
         _m(X=X3, counts=np.array([3, 3, 3]), sums=np.array([3.0, 1.0, 2.0]), delta=0.1),
         {"X": "matrix", "counts": "vector", "sums": "vector", "delta": "delta", "sigma": "pos"},
         ("X", "counts", "sums", "delta")),
-    "bai.algorithms.soare.static_allocation_runs": C(
-        lambda: dict(env=genv(), n_runs=1, rng=rng(), rule="G", delta=0.1, max_samples=10**5),
-        {"env": "env", "n_runs": "count", "rng": "rng", "rule": "choice", "delta": "delta",
-         "grid_ratio": "nonneg", "max_samples": "count"}, ("env", "n_runs", "rng")),
-    "bai.algorithms.soare.xy_adaptive_runs": C(
-        lambda: dict(env=genv(), n_runs=1, rng=rng(), delta=0.1, max_samples=10**5),
-        {"env": "env", "n_runs": "count", "rng": "rng", "delta": "delta", "alpha": "prob",
-         "reading": "choice"}, ("env", "n_runs", "rng")),
+    "bai.algorithms.soare.static_allocation_runs": _runs(
+        rule="G", max_samples=10**5,
+        bad={"rule": "choice", "grid_ratio": "nonneg", "max_samples": "count"}),
+    "bai.algorithms.soare.xy_adaptive_runs": _runs(
+        max_samples=10**5, bad={"alpha": "prob", "reading": "choice"}),
     "bai.algorithms.soare.fully_adaptive": C(
         lambda: dict(env=genv(), rng=rng(), delta=0.1, max_samples=10**5),
         {"env": "env", "rng": "rng", "delta": "delta", "eta": "pos"}, ("env", "rng")),
@@ -405,10 +408,7 @@ CONTRACTS: dict[str, Contract] = {
         lambda: dict(env=genv(), rng=rng(), delta=0.1, max_samples=10**5),
         {"env": "env", "rng": "rng", "delta": "delta", "epsilon": "pos", "solver": "choice",
          "reading": "choice", "max_rounds": "count", "max_samples": "count"}, ("env", "rng")),
-    "bai.algorithms.rage.rage_runs": C(
-        lambda: dict(env=genv(), n_runs=1, rng=rng(), delta=0.1, max_samples=10**5),
-        {"env": "env", "n_runs": "count", "rng": "rng", "delta": "delta"},
-        ("env", "n_runs", "rng")),
+    "bai.algorithms.rage.rage_runs": _runs(max_samples=10**5),
     "bai.algorithms.rage.alba": C(
         lambda: dict(env=genv(), rng=rng(), delta=0.1, max_samples=10**5),
         {"env": "env", "rng": "rng", "delta": "delta", "max_steps": "count",
@@ -453,18 +453,9 @@ CONTRACTS: dict[str, Contract] = {
                                               ("start", "stop", "ratio"),
                                               {"ratio": "grid_ratio"}),  # as its callers say
     # -- more algorithms (second batch) --------------------------------------------------------
-    "bai.algorithms.baics.t_a_scs_runs": C(
-        lambda: dict(env=subpop(), n_runs=1, rng=rng(), delta=0.1, tau_max=200),
-        {"env": "env", "n_runs": "count", "rng": "rng", "delta": "delta", "tau_max": "count"},
-        ("env", "n_runs", "rng")),
-    "bai.algorithms.baics.t_a_s_runs": C(
-        lambda: dict(env=subpop(), n_runs=1, rng=rng(), delta=0.1, tau_max=200),
-        {"env": "env", "n_runs": "count", "rng": "rng", "delta": "delta", "tau_max": "count"},
-        ("env", "n_runs", "rng")),
-    "bai.algorithms.baics.uniform_sampling_runs": C(
-        lambda: dict(env=subpop(), n_runs=1, rng=rng(), delta=0.1, tau_max=200),
-        {"env": "env", "n_runs": "count", "rng": "rng", "delta": "delta", "tau_max": "count"},
-        ("env", "n_runs", "rng")),
+    **{f"bai.algorithms.baics.{name}_runs": _runs(env=subpop, tau_max=200,
+                                                   bad={"tau_max": "count"})
+       for name in ("t_a_scs", "t_a_s", "uniform_sampling")},
     "bai.algorithms.baics.run_algorithm": C(
         lambda: dict(name="T-a-S", env=subpop(), rng=rng(), delta=0.1, tau_max=200),
         {"name": "choice", "env": "env", "rng": "rng", "delta": "delta"},
@@ -499,14 +490,9 @@ CONTRACTS: dict[str, Contract] = {
         lambda: dict(rng=rng(), n_runs=5, horizon=50, delta=0.1),
         {"rng": "rng", "n_runs": "count", "horizon": "count", "delta": "delta", "a": "pos",
          "c": "pos"}, ("rng",)),
-    "bai.algorithms.rage.alba_runs": C(
-        lambda: dict(env=genv(), n_runs=1, rng=rng(), delta=0.1, max_samples=10**5),
-        {"env": "env", "n_runs": "count", "rng": "rng", "delta": "delta",
-         "max_steps": "count"}, ("env", "n_runs", "rng")),
-    "bai.algorithms.rage.xy_phased_runs": C(
-        lambda: dict(env=genv(), n_runs=1, rng=rng(), delta=0.1, max_samples=10**5),
-        {"env": "env", "n_runs": "count", "rng": "rng", "kind": "choice", "delta": "delta",
-         "solver": "choice"}, ("env", "n_runs", "rng")),
+    "bai.algorithms.rage.alba_runs": _runs(max_samples=10**5, bad={"max_steps": "count"}),
+    "bai.algorithms.rage.xy_phased_runs": _runs(max_samples=10**5,
+                                                bad={"kind": "choice", "solver": "choice"}),
     "bai.algorithms.rage.ideal_active_sets": C(_m(Z=X3, theta=THETA),
                                                {"Z": "matrix", "theta": "vector"}, ("Z", "theta")),
     "bai.algorithms.rage.round_size": C(
@@ -517,17 +503,12 @@ CONTRACTS: dict[str, Contract] = {
     "bai.algorithms.soare.static_path": C(_m(X=X3, rule="G", n_max=100),
                                           {"X": "matrix", "rule": "choice", "n_max": "count",
                                            "grid_ratio": "nonneg"}, ("X", "rule", "n_max")),
-    "bai.algorithms.soare.xy_oracle_runs": C(
-        lambda: dict(env=genv(), n_runs=1, rng=rng(), delta=0.1, max_samples=10**5),
-        {"env": "env", "n_runs": "count", "rng": "rng", "delta": "delta", "rule": "choice",
-         "max_samples": "count"}, ("env", "n_runs", "rng")),
+    "bai.algorithms.soare.xy_oracle_runs": _runs(
+        max_samples=10**5, bad={"rule": "choice", "max_samples": "count"}),
     "bai.algorithms.soare.xy_oracle_path": C(
         lambda: dict(env=genv(), delta=0.1, max_samples=10**5),
         {"env": "env", "delta": "delta", "rule": "choice", "max_samples": "count"}, ("env",)),
-    "bai.algorithms.soare.fully_adaptive_runs": C(
-        lambda: dict(env=genv(), n_runs=1, rng=rng(), delta=0.1, max_samples=10**5),
-        {"env": "env", "n_runs": "count", "rng": "rng", "delta": "delta"},
-        ("env", "n_runs", "rng")),
+    "bai.algorithms.soare.fully_adaptive_runs": _runs(max_samples=10**5),
     # -- more of the core (second batch) -------------------------------------------------------
     "bai.lower_bounds.no_feasible_arm_weights": C(_m(mu=-MU, M=2),
                                                   {"mu": "matrix", "M": "count0"}, ("mu", "M")),
@@ -696,11 +677,18 @@ _BOOK_BAD = [3, None, 1.5, "/nonexistent/book"]
 _BADP = ["P", None, 3, {}]
 
 
+@functools.lru_cache(maxsize=None)
 def _tmp_book():
-    """A minimal book folder (a ToC and a config, no chapter): the cli helpers read it only."""
+    """A minimal book folder (a ToC and a config, no chapter): the cli helpers read it only.
+
+    One folder for the whole session, removed when the interpreter exits (a folder per example
+    left hundreds behind in the temporary directory)."""
+    import atexit
+    import shutil
     import tempfile
     from pathlib import Path
     d = Path(tempfile.mkdtemp(prefix="bai-contract-book-"))
+    atexit.register(shutil.rmtree, d, ignore_errors=True)
     (d / "_toc.yml").write_text("format: jb-book\nroot: intro\n")
     (d / "_config.yml").write_text("repository:\n  url: https://example.org/bai\n")
     return d

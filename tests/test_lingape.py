@@ -444,3 +444,21 @@ def test_confidence_radius_is_the_estimation_radius_and_the_loop_uses_it():
     one = LG.xy_static_ridge(env, np.random.default_rng(4), grid_ratio=1e-2)
     many = LG.xy_static_ridge_runs(env, 1, np.random.default_rng(4), grid_ratio=1e-2)
     assert one.stopping_time == many.stopping_time[0]
+
+
+def test_ratio_rule_solves_only_the_lps_of_the_pairs_it_meets():
+    # the dense path with lazy weights makes the same runs as with the full ratio_weights array,
+    # and solves a fraction of the K(K-1)/2 LPs (the pairs (i_t, j_t) the runs met)
+    rng = np.random.default_rng(11)
+    X = rng.standard_normal((24, 4))
+    env = GaussianLinearBandit(X=X, theta=rng.standard_normal(4))
+    full = LG.lingape_runs(env, 3, np.random.default_rng(5), rule="ratio",
+                           weights=LG.ratio_weights(X)[0])
+    lazy = LG.LazyRatioWeights(X)
+    runs = LG.lingape_runs(env, 3, np.random.default_rng(5), rule="ratio", weights=lazy)
+    np.testing.assert_array_equal(runs.stopping_time, full.stopping_time)
+    np.testing.assert_array_equal(runs.recommendation, full.recommendation)
+    assert runs.stopped.all() and 0 < len(lazy) < 24 * 23 // 2
+    # and by default (no weights) too
+    again = LG.lingape_runs(env, 3, np.random.default_rng(5), rule="ratio")
+    np.testing.assert_array_equal(again.stopping_time, full.stopping_time)

@@ -79,7 +79,7 @@ import numpy as np
 from ..environments import GaussianLinearBandit
 from ..validation import (as_matrix, as_vector, check_bool, check_delta, check_int,
                           check_nonnegative, check_positive, check_rng)
-from .common import RunsResult
+from .common import RunResult, RunsResult
 
 __all__ = ["THRESHOLDS", "MIXTURE_U", "t_star", "kl_bernoulli", "expected_time_lower_bound",
            "threshold_value", "glr_statistic", "spanner", "GLRResult", "GLRRule", "simulate",
@@ -334,6 +334,17 @@ def rule_doc(fn):
 
 
 @numba.njit(cache=True)
+def pair_gap(Z, b, m, theta, y):
+    r"""The direction :math:`y=z_b-z_m`, written into ``y``, and the gap
+    :math:`g=y^\top\theta` (returned): what every rule computes for an alternative answer."""
+    g = 0.0
+    for i in range(y.shape[0]):
+        y[i] = Z[b, i] - Z[m, i]
+        g += y[i] * theta[i]
+    return g
+
+
+@numba.njit(cache=True)
 def closest_alternative(Z, b, theta, Ainv, sigma2):
     r"""For weights with :math:`A(w)^{-1}=` ``Ainv``: the alternative answer ``m`` minimising
     :math:`f_m(w)=g_m^2/(2\sigma^2\|y_m\|^2_{A(w)^{-1}})` (:math:`y_m=z_b-z_m`,
@@ -347,11 +358,7 @@ def closest_alternative(Z, b, theta, Ainv, sigma2):
     for m in range(M):
         if m == b:
             continue
-        for i in range(d):
-            y[i] = Z[b, i] - Z[m, i]
-        g = 0.0
-        for i in range(d):
-            g += y[i] * theta[i]
+        g = pair_gap(Z, b, m, theta, y)
         s = quad(Ainv, y)
         if s <= 0.0:
             continue
@@ -473,11 +480,7 @@ def alt_values_grads(X, Z, b, theta, Ainv, sigma2, F, G):
         if m == b:
             F[m] = np.inf
             continue
-        for i in range(d):
-            y[i] = Z[b, i] - Z[m, i]
-        g = 0.0
-        for i in range(d):
-            g += y[i] * theta[i]
+        g = pair_gap(Z, b, m, theta, y)
         if g <= 0.0:
             return False
         u = matvec(Ainv, y)
@@ -675,21 +678,16 @@ def glr_statistic(X, Z, counts, sums, sigma: float = 1.0) -> tuple[int, float]:
     return int(b), float(s)
 
 
-@dataclass
-class GLRResult:
+@dataclass(kw_only=True)
+class GLRResult(RunResult):
     """One run of a sampling rule under the GLR stopping rule, for several deltas and thresholds.
 
-    The main fields (``stopping_time``, ``recommendation``, ``correct``, ``stopped``, ``counts``)
-    are those of the first threshold and the first delta as given; ``stopping_times`` etc. hold
-    every (threshold, delta) pair, ``(len(thresholds), len(deltas))``.
+    The fields of :class:`~bai.algorithms.common.RunResult` (``stopping_time``,
+    ``recommendation``, ``correct``, ``stopped``, ``counts``) are those of the first threshold and
+    the first delta as given; ``stopping_times`` etc. hold every (threshold, delta) pair,
+    ``(len(thresholds), len(deltas))``.
     """
 
-    strategy: str
-    stopping_time: int
-    recommendation: int
-    correct: bool
-    stopped: bool
-    counts: np.ndarray
     deltas: np.ndarray
     thresholds: tuple
     stopping_times: np.ndarray
@@ -698,7 +696,6 @@ class GLRResult:
     stoppeds: np.ndarray
     counts_at_stop: np.ndarray
     samples: int
-    info: dict = field(default_factory=dict)
 
 
 @dataclass

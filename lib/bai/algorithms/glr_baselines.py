@@ -36,7 +36,7 @@ import numpy as np
 
 from ..designs import oracle_design, xy_design
 from . import glr
-from .glr import (GLRResult, GLRRule, ctrack, greedy_arm, observe, quad, simulate,
+from .glr import (GLRResult, GLRRule, ctrack, greedy_arm, observe, pair_gap, quad, simulate,
                   simulate_runs, threshold_offset)
 
 __all__ = ["TrackingResult", "LinGapEGLRResult", "UniformResult", "xy_tracking",
@@ -113,16 +113,11 @@ def _lingape_kernel(X, Z, means, sigma, noise, extra, st, rs):
         for m in range(M):
             if m == b:
                 continue
-            for p in range(d):
-                y[p] = Z[b, p] - Z[m, p]
-            g = 0.0
-            for p in range(d):
-                g += y[p] * theta[p]
+            g = pair_gap(Z, b, m, theta, y)
             v = -g + r * math.sqrt(max(quad(Vinv, y), 0.0))
             if v > best:
                 best, jb = v, m
-        for p in range(d):
-            y[p] = Z[b, p] - Z[jb, p]
+        pair_gap(Z, b, jb, theta, y)
         a = greedy_arm(X, Vinv, y)
         if observe(a, means[a] + sigma * noise[i], X, Z, sigma * sigma, st):
             return i + 1, 1

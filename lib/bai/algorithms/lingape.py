@@ -211,37 +211,66 @@ def _reward(noise, mean, sigma):
 
 
 @numba.njit(cache=True)
-def _lingape_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, rule, P, max_steps,
-                    refresh_every, seed, radius, union, L2):
-    np.random.seed(seed)
+def _lingape_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, rule, P, have, max_steps,
+                    refresh_every, seed, radius, union, L2, counts, sums, H, mu, fstate, istate):
+    """LinGapE with :math:`H=XA_t^{-1}X^\top` (K x K), O(K^2) per round. The whole state lives in
+    the arguments (``istate`` = t, rounds since refresh, started, pending i, pending j;
+    ``fstate`` = log det A_t), so that the loop can stop when the ratio rule meets a pair whose
+    LP weights are not yet in ``P`` (``have[i, j]`` false) and resume, with numba's random stream
+    untouched, once Python has solved that LP (as :func:`_lingape_lowmem_kernel`).
+    Returns (status, B, i_t, j_t): status 0 = stopped or max_steps, 1 = weights needed for the
+    pair (istate[3], istate[4])."""
     K, d = X.shape
-    counts = np.zeros(K, dtype=np.int64)
-    sums = np.zeros(K)
-    # initialisation: every arm once
-    for k in range(K):
-        r = _reward(noise, means[k], sigma)
-        counts[k] += 1
-        sums[k] += r
-    t = K
-    H, mu, logdet = _exact_state(X, counts, sums, reg)
+    if istate[2] == 0:
+        np.random.seed(seed)
+        for k in range(K):     # initialisation: every arm once
+            r = _reward(noise, means[k], sigma)
+            counts[k] += 1
+            sums[k] += r
+        istate[0] = K
+        istate[1] = 0
+        istate[2] = 1
+        istate[3] = -1
+        H0, m0, ld = _exact_state(X, counts, sums, reg)
+        H[:, :] = H0
+        mu[:] = m0
+        fstate[0] = ld
+    t = istate[0]
+    since = istate[1]
+    logdet = fstate[0]
     base = lingape_radius_base(union, delta, d, reg)
     Hcol = np.empty(K)
-    since = 0
+    B = -np.inf
     while True:
-        Ct = lingape_radius_kernel(radius, R, S, reg, base, logdet, union, delta, d, t, L2)
-        i_t = _empirical_best(mu)  # random ties
-        # most ambiguous challenger j_t != i_t
-        j_t = -1
-        B = -np.inf
-        for j in range(K):
-            if j == i_t:
-                continue
-            v = H[i_t, i_t] + H[j, j] - 2.0 * H[i_t, j]
-            val = mu[j] - mu[i_t] + np.sqrt(max(v, 0.0)) * Ct
-            if val > B:
-                B, j_t = val, j
-        if B <= epsilon or t >= max_steps:
-            return t, i_t, counts, B <= epsilon, sums, B, j_t
+        if istate[3] >= 0:  # resume the round that waited for a pair's weights
+            i_t = istate[3]
+            j_t = istate[4]
+            istate[3] = -1
+        else:
+            Ct = lingape_radius_kernel(radius, R, S, reg, base, logdet, union, delta, d, t, L2)
+            i_t = _empirical_best(mu)  # random ties
+            # most ambiguous challenger j_t != i_t
+            j_t = -1
+            B = -np.inf
+            for j in range(K):
+                if j == i_t:
+                    continue
+                v = H[i_t, i_t] + H[j, j] - 2.0 * H[i_t, j]
+                val = mu[j] - mu[i_t] + np.sqrt(max(v, 0.0)) * Ct
+                if val > B:
+                    B, j_t = val, j
+            if B <= epsilon or t >= max_steps:
+                istate[0] = t
+                istate[1] = since
+                fstate[0] = logdet
+                return 0, B, i_t, j_t
+            if rule == 1 and not have[i_t, j_t]:
+                istate[0] = t
+                istate[1] = since
+                istate[3] = i_t
+                istate[4] = j_t
+                fstate[0] = logdet
+                return 1, B, i_t, j_t
         # arm to pull
         a = 0
         if rule == 0:
@@ -264,7 +293,9 @@ def _lingape_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, rule, P, 
         t += 1
         since += 1
         if since >= refresh_every:
-            H, mu, logdet = _exact_state(X, counts, sums, reg)
+            H0, m0, logdet = _exact_state(X, counts, sums, reg)
+            H[:, :] = H0
+            mu[:] = m0
             since = 0
         else:
             # rank-one updates: mu <- mu + H[:, a] (r - mu_a) / (1 + H_aa), H, log det
@@ -279,6 +310,45 @@ def _lingape_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, rule, P, 
                 for j in range(K):
                     H[k, j] -= c * Hcol[j]
 
+
+def _lingape_dense(X, means, noise, sigma, reg, R, S, delta, epsilon, rule, weights, max_steps,
+                   refresh_every, seed, radius, union, L2):
+    """Drive :func:`_lingape_kernel`. ``weights``: a dense ``(K, K, K)`` array, or a
+    :class:`LazyRatioWeights` whose LPs are solved only for the pairs the run meets (the same
+    HiGHS call as :func:`ratio_weights`, so the same run; a run meets a few dozen of the
+    K(K-1)/2 pairs)."""
+    K, d = X.shape
+    lazy = weights if isinstance(weights, LazyRatioWeights) else None
+    if rule == 1 and lazy is None:
+        P = np.ascontiguousarray(weights, dtype=float)
+        have = np.ones((K, K), dtype=np.bool_)
+    elif rule == 1:
+        P = np.zeros((K, K, K))
+        have = np.zeros((K, K), dtype=np.bool_)
+        for key in lazy.csr()[0].tolist():   # the pairs earlier runs met
+            _fill_pair(P, have, lazy, key // K, key % K)
+    else:
+        P = np.zeros((1, 1, 1))
+        have = np.zeros((1, 1), dtype=np.bool_)
+    counts = np.zeros(K, dtype=np.int64)
+    sums = np.zeros(K)
+    H = np.zeros((K, K))
+    mu = np.zeros(K)
+    fstate = np.zeros(1)
+    istate = np.array([0, 0, 0, -1, -1], dtype=np.int64)
+    while True:
+        status, B, i_t, j_t = _lingape_kernel(
+            X, means, noise, sigma, reg, R, S, delta, epsilon, rule, P, have, max_steps,
+            refresh_every, seed, radius, union, L2, counts, sums, H, mu, fstate, istate)
+        if status == 0:
+            return int(istate[0]), int(i_t), counts, B <= epsilon, sums, float(B), int(j_t)
+        _fill_pair(P, have, lazy, int(i_t), int(j_t))
+
+
+def _fill_pair(P, have, lazy, i, j):
+    """``P[i, j] = P[j, i] =`` the pair's weights from ``lazy`` (its LP solved if new)."""
+    P[i, j] = P[j, i] = lazy.dense(i, j)
+    have[i, j] = have[j, i] = True
 
 
 # ---------------------------------------------------------------------------------------------
@@ -644,10 +714,11 @@ def lingape(env, rng, *, delta: float = 0.05, epsilon: float = 0.0, rule: str = 
     -----
     Above ``LOWMEM_ABOVE_K`` arms the run takes the low-memory path: :math:`A_t^{-1}`
     (``d x d``), the estimated means and :math:`\|x_k\|^2_{A_t^{-1}}` are kept instead of the
-    ``K x K`` matrix H, so a round costs :math:`O(Kd)` and memory is :math:`O(Kd)`; the ratio
-    rule solves the LP (11) only for the pairs :math:`(i_t,j_t)` that occur
-    (:class:`LazyRatioWeights`). Both paths make the same decisions from the same random
-    stream; they differ only by floating-point rounding (the tests check identical runs).
+    ``K x K`` matrix H, so a round costs :math:`O(Kd)` and memory is :math:`O(Kd)`. On both
+    paths the ratio rule solves the LP (11) only for the pairs :math:`(i_t,j_t)` that occur
+    (:class:`LazyRatioWeights`, unless ``weights`` is given): a run meets a few dozen of the
+    :math:`K(K-1)/2` pairs. Both paths make the same decisions from the same random stream;
+    they differ only by floating-point rounding (the tests check identical runs).
     """
     if not isinstance(env, (GaussianLinearBandit, BernoulliLinearBandit)):
         raise TypeError(f"env must be a Gaussian or Bernoulli linear bandit, got {type(env).__name__}")
@@ -679,16 +750,9 @@ def lingape(env, rng, *, delta: float = 0.05, epsilon: float = 0.0, rule: str = 
             P = np.asarray(weights, dtype=float)
             if P.shape != (env.K,) * 3:
                 raise ValueError(f"weights must have shape {(env.K,) * 3}, got {P.shape}")
-            lazy = LazyRatioWeights(env.X, dense=P) if lowmem else None
-        elif lowmem:
-            lazy = LazyRatioWeights(env.X)
+            lazy = LazyRatioWeights(env.X, dense=P) if lowmem else P
         else:
-            P = ratio_weights(env.X)[0]
-        if not lowmem and lazy is not None:
-            P = np.array([[lazy.dense(i, j) if i != j else np.zeros(env.K)
-                           for j in range(env.K)] for i in range(env.K)])
-    else:
-        P = np.zeros((1, 1, 1))
+            lazy = LazyRatioWeights(env.X)   # the LPs of the pairs the run meets, only
     seed = int(rng.integers(2**31))
     X = np.ascontiguousarray(env.X, dtype=float)
     args = (X, env.means.astype(float), 0 if gaussian else 1,
@@ -696,11 +760,8 @@ def lingape(env, rng, *, delta: float = 0.05, epsilon: float = 0.0, rule: str = 
             0 if rule == "greedy" else 1)
     tail = (max_steps, refresh_every, seed, RADII.index(radius),
             float(env.K**2 if log_union == "pairs" else env.K), float(np.max(np.sum(X**2, axis=1))))
-    if lowmem:
-        t, rec, counts, stopped, sums, B, j_t = _lingape_lowmem(*args, lazy, *tail)
-    else:
-        t, rec, counts, stopped, sums, B, j_t = _lingape_kernel(
-            *args, np.ascontiguousarray(P), *tail)
+    run = _lingape_lowmem if lowmem else _lingape_dense
+    t, rec, counts, stopped, sums, B, j_t = run(*args, lazy, *tail)
     gaps = env.means.max() - env.means
     correct = bool(stopped and gaps[rec] <= epsilon + 1e-15)
     return LinGapEResult(int(t), int(rec), counts, bool(stopped), correct, sums, float(B),
@@ -711,11 +772,7 @@ def lingape_runs(env, n_runs: int, rng, **kw) -> RunsResult:
     """``n_runs`` independent LinGapE runs (sequential; one generator) as a :class:`RunsResult`."""
     n_runs = check_int(n_runs, "n_runs", minimum=1)
     if kw.get("rule") == "ratio" and kw.get("weights") is None:
-        lowmem = kw.get("_lowmem")
-        if env.K > LOWMEM_ABOVE_K if lowmem is None else lowmem:
-            kw["weights"] = LazyRatioWeights(env.X)  # LPs solved once per pair for all runs
-        else:
-            kw["weights"] = ratio_weights(env.X)[0]
+        kw["weights"] = LazyRatioWeights(env.X)  # LPs solved once per pair for all runs
     out = [lingape(env, rng, **kw) for _ in range(n_runs)]
     return RunsResult.from_runs(f"LinGapE ({kw.get('rule', 'greedy')})", out)
 

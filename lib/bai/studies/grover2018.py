@@ -845,17 +845,24 @@ def plot_battery_predictor():
     ax.plot(m["pred"].index, m["pred"]["s(c): rms log error"], "o",
             label="variance model, out of sample")
     cc = np.arange(m["delta0"], 401)
-    ax.plot(cc, battery_model_error(cc), "-",
-            label=r"i.i.d. model $\sigma^{(p)}_{rel}/\sqrt{c-\Delta_0+1}$")
     ax.axvline(100, color="grey", linewidth=0.8)
-    ax.axhline(m["cv"], color="C2", linestyle=":",
-               label=f"cell-to-cell sd of log life ({m['cv']:.2f})")
     ax.set_xscale("log")
-    ax.set_xlabel("cycles elapsed c")
-    ax.set_ylabel("relative error of the prediction")
-    ax.set_title("A real early-life predictor and its i.i.d. surrogate")
-    ax.legend(fontsize=8)
+    _iid_surrogate(ax, cc, battery_model_error(cc), r"\sigma^{(p)}_{rel}",
+                   (m["cv"], f"cell-to-cell sd of log life ({m['cv']:.2f})"),
+                   ("cycles elapsed c", "relative error of the prediction"),
+                   "A real early-life predictor and its i.i.d. surrogate")
     return fig
+
+
+def _iid_surrogate(ax, cc, err, sigma_tex: str, sd, labels, title: str) -> None:
+    """What both predictor figures share: the i.i.d. model's error ``err`` at the elapsed times
+    ``cc``, the spread ``sd = (value, label)`` a prediction must beat, axis labels and title."""
+    ax.plot(cc, err, "-", label=rf"i.i.d. model ${sigma_tex}/\sqrt{{c-\Delta_0+1}}$")
+    ax.axhline(sd[0], color="C2", linestyle=":", label=sd[1])
+    ax.set_xlabel(labels[0])
+    ax.set_ylabel(labels[1])
+    ax.set_title(title)
+    ax.legend(fontsize=8)
 
 
 def plot_fig2(s_bat: pd.DataFrame, P):
@@ -900,14 +907,12 @@ def plot_solver_predictor():
     ax.plot(pred.index, pred["no model: rms of C_c - X"], "x", color="grey",
             label="no model: bound closed so far")
     cc = np.arange(m["delta0"], m["steps"] + 1)
-    ax.plot(cc, m["sigma_p"] / np.sqrt(cc.astype(float) - m["delta0"] + 1), "-",
-            label=r"i.i.d. model $\sigma^{(p)}/\sqrt{c-\Delta_0+1}$")
-    ax.axhline(m["sd"], color="C2", linestyle=":", label=f"within-arm sd of X ({m['sd']:.1f})")
-    ax.set_xlabel("steps elapsed c (1 step = 1000 LP iterations)")
-    ax.set_ylabel("error of the prediction (points of X)")
     ax.set_yscale("log")
-    ax.set_title("Partial feedback from the solver's bound trajectory")
-    ax.legend(fontsize=8)
+    _iid_surrogate(ax, cc, m["sigma_p"] / np.sqrt(cc.astype(float) - m["delta0"] + 1),
+                   r"\sigma^{(p)}", (m["sd"], f"within-arm sd of X ({m['sd']:.1f})"),
+                   ("steps elapsed c (1 step = 1000 LP iterations)",
+                    "error of the prediction (points of X)"),
+                   "Partial feedback from the solver's bound trajectory")
     return fig
 
 
