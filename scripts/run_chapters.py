@@ -6,7 +6,7 @@ tagged ``parameters`` that sets ``profile = "paper"``; papermill overrides it.
 
 Usage
 -----
-``run_chapters.py --profile ci --out build/ci``
+``run_chapters.py --profile ci --out build/ci [--jobs 2]``
     Stage a copy of the book in ``build/ci/book`` in which every notebook chapter is replaced by
     its papermill-executed ``.ipynb`` (profile ``ci``), with execution switched off in the staged
     ``_config.yml``; ``jupyter-book build build/ci/book`` then renders exactly what ran. Claims
@@ -53,8 +53,8 @@ def write_twins() -> None:
 execute = cli.execute
 
 
-def stage(profile: str, out: Path) -> None:
-    cli.stage(BOOK, profile, out)
+def stage(profile: str, out: Path, jobs: int = 1) -> None:
+    cli.stage(BOOK, profile, out, jobs)
 
 
 def main(argv=None) -> int:
@@ -63,6 +63,8 @@ def main(argv=None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "build" / "ci", help="output folder")
     parser.add_argument("--only", help="execute only this chapter (file stem, e.g. optimal_design)")
     parser.add_argument("--twins", action="store_true", help="write launch-button .ipynb twins")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="chapters executed at a time (each in its own kernel)")
     parser.add_argument("--checkpoints", type=Path,
                         help="folder for experiment checkpoints (an interrupted rerun resumes)")
     args = parser.parse_args(argv)
@@ -79,7 +81,7 @@ def main(argv=None) -> int:
                           args.checkpoints)
         print(f"[{args.profile}] {args.only}: {seconds:.1f} s -> {out / (args.only + '.ipynb')}")
         return 0
-    stage(args.profile, args.out)
+    stage(args.profile, args.out, args.jobs)
     return 0
 
 

@@ -1433,6 +1433,8 @@ def test_claim_levels_are_checked():
      "overrides"),
     ("stage", dict(book="/nonexistent/book", profile="ci", out="o"), "book"),
     ("stage", dict(book=None, profile="ci", out="o"), "book"),
+    ("stage", dict(book=_book(), profile="ci", out="o", jobs=0), "jobs"),
+    ("stage", dict(book=_book(), profile="ci", out="o", jobs=True), "jobs"),
 ])
 def test_cli_helpers_refuse_bad_arguments(fn, kw, word):
     """execute and stage (exempt: a valid call runs notebooks for minutes) refuse bad arguments

@@ -76,7 +76,7 @@ PROFILES = {
     },
     "paper": {
         "seed": 2019, "n_jobs": 2, "n_runs": SETTINGS["n_repetitions"],
-        "n_instances": SETTINGS["n_repetitions"], "lingape_runs_1a": 10,
+        "n_instances": SETTINGS["n_repetitions"], "lingape_runs_1a": SETTINGS["n_repetitions"],
         "fig1a_d": [5, 10, 15, 20, 25, 30, 35],
         "fig1b_n": [10000, 15000, 20000, 25000, 30000],
         "fig1c_n": [250, 500, 1000, 1500, 2000],
@@ -188,7 +188,8 @@ def task(rng, *, fig, x, instance, n, seed, lingape_runs_1a, thm2_1d_max) -> dic
 
     RAGE runs first (its first-round design is XY-static's design), then the other methods of
     :data:`FIG_METHODS` in order, all drawing from ``rng``. LinGapE gets
-    ``min(n, lingape_runs_1a)`` runs on Fig. 1a (its cost; a stated deviation). Theorem 2's
+    ``min(n, lingape_runs_1a)`` runs on Fig. 1a (all of them at the paper profile; fewer at
+    ``ci``, its cost). Theorem 2's
     phase sum is computed on Fig. 1a and on Fig. 1d up to ``d = thm2_1d_max``.
 
     ``fig``, ``x``, ``instance`` and ``n`` are the configuration (they key the task's seed);
