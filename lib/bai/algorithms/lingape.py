@@ -211,6 +211,60 @@ def _reward(noise, mean, sigma):
 
 
 @numba.njit(cache=True)
+def _first_pulls(noise, means, sigma, seed, counts, sums, istate):
+    """Seed numba's stream, pull every arm once, and mark the state started (t = K)."""
+    np.random.seed(seed)
+    K = means.shape[0]
+    for k in range(K):
+        r = _reward(noise, means[k], sigma)
+        counts[k] += 1
+        sums[k] += r
+    istate[0] = K
+    istate[1] = 0
+    istate[2] = 1
+    istate[3] = -1
+
+
+@numba.njit(cache=True)
+def _pause(istate, fstate, t, since, logdet, i_t, j_t):
+    """Save a kernel's loop state; with ``i_t >= 0``, the round waits for the pair's weights."""
+    istate[0] = t
+    istate[1] = since
+    fstate[0] = logdet
+    if i_t >= 0:
+        istate[3] = i_t
+        istate[4] = j_t
+
+
+@numba.njit(cache=True)
+def _resumed_pair(istate):
+    """The pair of the round that waited for its weights, and the wait cleared; ``(-1, -1)``
+    when no round waits (a new round starts)."""
+    i_t = istate[3]
+    j_t = istate[4]
+    if i_t >= 0:
+        istate[3] = -1
+        return i_t, j_t
+    return -1, -1
+
+
+@numba.njit(cache=True)
+def _stops(B, epsilon, t, max_steps, istate, fstate, since, logdet):
+    r"""The stopping rule :math:`B(t)\le\epsilon` (Xu et al., Algorithm 1) or the cap; the loop
+    state is saved when the run ends."""
+    if B <= epsilon or t >= max_steps:
+        _pause(istate, fstate, t, since, logdet, -1, -1)
+        return True
+    return False
+
+
+def _new_state(K: int):
+    """``counts, sums, fstate, istate`` of a resumable kernel before its first call."""
+    return (np.zeros(K, dtype=np.int64), np.zeros(K), np.zeros(1),
+            np.array([0, 0, 0, -1, -1, -1], dtype=np.int64))
+
+
+@numba.njit(cache=True)
 def _lingape_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, rule, P, have, max_steps,
                     refresh_every, seed, radius, union, L2, counts, sums, H, mu, fstate, istate):
     """LinGapE with :math:`H=XA_t^{-1}X^\top` (K x K), O(K^2) per round. The whole state lives in
@@ -222,15 +276,7 @@ def _lingape_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, rule, P, 
     pair (istate[3], istate[4])."""
     K, d = X.shape
     if istate[2] == 0:
-        np.random.seed(seed)
-        for k in range(K):     # initialisation: every arm once
-            r = _reward(noise, means[k], sigma)
-            counts[k] += 1
-            sums[k] += r
-        istate[0] = K
-        istate[1] = 0
-        istate[2] = 1
-        istate[3] = -1
+        _first_pulls(noise, means, sigma, seed, counts, sums, istate)
         H0, m0, ld = _exact_state(X, counts, sums, reg)
         H[:, :] = H0
         mu[:] = m0
@@ -242,11 +288,8 @@ def _lingape_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, rule, P, 
     Hcol = np.empty(K)
     B = -np.inf
     while True:
-        if istate[3] >= 0:  # resume the round that waited for a pair's weights
-            i_t = istate[3]
-            j_t = istate[4]
-            istate[3] = -1
-        else:
+        i_t, j_t = _resumed_pair(istate)
+        if i_t < 0:
             Ct = lingape_radius_kernel(radius, R, S, reg, base, logdet, union, delta, d, t, L2)
             i_t = _empirical_best(mu)  # random ties
             # most ambiguous challenger j_t != i_t
@@ -259,17 +302,10 @@ def _lingape_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, rule, P, 
                 val = mu[j] - mu[i_t] + np.sqrt(max(v, 0.0)) * Ct
                 if val > B:
                     B, j_t = val, j
-            if B <= epsilon or t >= max_steps:
-                istate[0] = t
-                istate[1] = since
-                fstate[0] = logdet
+            if _stops(B, epsilon, t, max_steps, istate, fstate, since, logdet):
                 return 0, B, i_t, j_t
             if rule == 1 and not have[i_t, j_t]:
-                istate[0] = t
-                istate[1] = since
-                istate[3] = i_t
-                istate[4] = j_t
-                fstate[0] = logdet
+                _pause(istate, fstate, t, since, logdet, i_t, j_t)
                 return 1, B, i_t, j_t
         # arm to pull
         a = 0
@@ -330,12 +366,9 @@ def _lingape_dense(X, means, noise, sigma, reg, R, S, delta, epsilon, rule, weig
     else:
         P = np.zeros((1, 1, 1))
         have = np.zeros((1, 1), dtype=np.bool_)
-    counts = np.zeros(K, dtype=np.int64)
-    sums = np.zeros(K)
+    counts, sums, fstate, istate = _new_state(K)
     H = np.zeros((K, K))
     mu = np.zeros(K)
-    fstate = np.zeros(1)
-    istate = np.array([0, 0, 0, -1, -1], dtype=np.int64)
     while True:
         status, B, i_t, j_t = _lingape_kernel(
             X, means, noise, sigma, reg, R, S, delta, epsilon, rule, P, have, max_steps,
@@ -508,15 +541,7 @@ def _lingape_lowmem_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, ru
     the pair (istate[3], istate[4])."""
     K, d = X.shape
     if istate[2] == 0:
-        np.random.seed(seed)
-        for k in range(K):
-            r = _reward(noise, means[k], sigma)
-            counts[k] += 1
-            sums[k] += r
-        istate[0] = K
-        istate[1] = 0
-        istate[2] = 1
-        istate[3] = -1
+        _first_pulls(noise, means, sigma, seed, counts, sums, istate)
         Ai, m0, h0, ld = _exact_state_lowmem(X, counts, sums, reg)
         Ainv[:, :] = Ai
         mu[:] = m0
@@ -532,11 +557,8 @@ def _lingape_lowmem_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, ru
     B = -np.inf
     Ct = 0.0
     while True:
-        if istate[3] >= 0:  # resume the round that waited for a pair's weights
-            i_t = istate[3]
-            j_t = istate[4]
-            istate[3] = -1
-        else:
+        i_t, j_t = _resumed_pair(istate)
+        if i_t < 0:
             Ct = lingape_radius_kernel(radius, R, S, reg, base, logdet, union, delta, d, t, L2)
             i_t = _empirical_best(mu)
             # u = A^-1 x_i; ||x_i - x_j||^2_{A^-1} = h_i + h_j - 2 x_j^T u
@@ -557,10 +579,7 @@ def _lingape_lowmem_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, ru
                 val = mu[j] - mu[i_t] + np.sqrt(max(v, 0.0)) * Ct
                 if val > B:
                     B, j_t = val, j
-            if B <= epsilon or t >= max_steps:
-                istate[0] = t
-                istate[1] = since
-                fstate[0] = logdet
+            if _stops(B, epsilon, t, max_steps, istate, fstate, since, logdet):
                 return 0, B, i_t, j_t
             if rule == 1:
                 lo = min(i_t, j_t)
@@ -569,11 +588,7 @@ def _lingape_lowmem_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, ru
                 if key != istate[5]:
                     pos = np.searchsorted(keys, key)
                     if pos >= keys.size or keys[pos] != key:
-                        istate[0] = t
-                        istate[1] = since
-                        istate[3] = i_t
-                        istate[4] = j_t
-                        fstate[0] = logdet
+                        _pause(istate, fstate, t, since, logdet, i_t, j_t)
                         return 1, B, i_t, j_t
         a = 0
         if rule == 0:
@@ -646,13 +661,10 @@ def _lingape_lowmem(X, means, noise, sigma, reg, R, S, delta, epsilon, rule, wei
                     refresh_every, seed, radius, union, L2):
     """Drive :func:`_lingape_lowmem_kernel`, solving the LP of each new pair in between."""
     K, d = X.shape
-    counts = np.zeros(K, dtype=np.int64)
-    sums = np.zeros(K)
+    counts, sums, fstate, istate = _new_state(K)
     Ainv = np.zeros((d, d))
     mu = np.zeros(K)
     h = np.zeros(K)
-    fstate = np.zeros(1)
-    istate = np.array([0, 0, 0, -1, -1, -1], dtype=np.int64)
     pd = np.zeros(K)
     empty_i, empty_f = np.zeros(0, dtype=np.int64), np.zeros(0)
     while True:
