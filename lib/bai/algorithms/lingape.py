@@ -281,9 +281,7 @@ def _lingape_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, rule, P, 
         H[:, :] = H0
         mu[:] = m0
         fstate[0] = ld
-    t = istate[0]
-    since = istate[1]
-    logdet = fstate[0]
+    t, since, logdet = istate[0], istate[1], fstate[0]   # where the last call paused
     base = lingape_radius_base(union, delta, d, reg)
     Hcol = np.empty(K)
     B = -np.inf
@@ -547,9 +545,7 @@ def _lingape_lowmem_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, ru
         mu[:] = m0
         h[:] = h0
         fstate[0] = ld
-    t = istate[0]
-    since = istate[1]
-    logdet = fstate[0]
+    t, since, logdet = istate[0], istate[1], fstate[0]   # where the last call paused
     base = lingape_radius_base(union, delta, d, reg)
     u = np.empty(d)
     g = np.empty(d)
