@@ -119,13 +119,18 @@ __all__ = [
 
 
 def linear_t_star(X, theta, Z=None, sigma: float = 1.0, **design_kw) -> float:
-    r""":math:`T^*(\theta)=2\sigma^2\psi^*` of linear (transductive) Gaussian bandits, with
+    r""":math:`T^*(\theta)=2\sigma^2\psi^*` of linear (transductive) Gaussian bandits with
+    :math:`\mathcal N(0,\sigma^2)` noise, :math:`\psi^*=H_{LB}` (:func:`psi_star`), so that
     :math:`\mathbb E[\tau]\ge T^*\mathrm{kl}(\delta,1-\delta)` (Garivier & Kaufmann 2016,
-    Thm 1; Jedra & Proutière 2020). Defined in :func:`bai.algorithms.glr.t_star` (imported here
-    lazily: the algorithms import this module)."""
-    from .algorithms.glr import t_star
-
-    return t_star(X, theta, Z, sigma, **design_kw)
+    Thm 1; Jedra & Proutière 2020). ``design_kw`` go to :func:`bai.designs.solve_design`.
+    Raises ``ValueError`` when the best answer is not unique (:math:`T^*` infinite). Also
+    :func:`bai.algorithms.glr.t_star`."""
+    sigma = check_positive(sigma, "sigma")
+    X = as_matrix(X, "X")
+    theta = as_vector(theta, "theta", size=X.shape[1])
+    if Z is not None:
+        Z = as_matrix(Z, "Z", n_cols=X.shape[1])
+    return 2.0 * sigma**2 * psi_star(X, theta, Z, **design_kw)
 
 
 def __getattr__(name):
@@ -920,7 +925,7 @@ def linear_expected_time_lower_bound(X, theta, delta, *, Z=None, sigma: float = 
     delta = check_delta(delta)
     sigma = check_positive(sigma, "sigma")
     exact_kl = _check_bool(exact_kl, "exact_kl")
-    T = 2.0 * sigma**2 * psi_star(X, theta, Z, **design_kw)
+    T = linear_t_star(X, theta, Z, sigma, **design_kw)
     # both factors are valid only where positive (delta < 1/2, resp. 1/2.4): 0 above (see
     # expected_time_lower_bound), never a negative or a false bound
     factor = kl_delta(delta) if exact_kl and delta < 0.5 else (

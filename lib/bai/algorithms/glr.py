@@ -77,6 +77,7 @@ import numba
 import numpy as np
 
 from ..environments import GaussianLinearBandit
+from ..lower_bounds import kl_delta, linear_expected_time_lower_bound, linear_t_star
 from ..validation import (as_matrix, as_vector, check_bool, check_delta, check_int,
                           check_nonnegative, check_positive, check_rng)
 from .common import RunResult, RunsResult
@@ -105,34 +106,18 @@ CHUNK = 8192
 # ---------------------------------------------------------------------------------------------
 
 
-def t_star(X, theta, Z=None, sigma: float = 1.0, **design_kw) -> float:
-    r""":math:`T^*(\theta)=2\sigma^2\psi^*` for Gaussian noise :math:`\mathcal N(0,\sigma^2)`
-    (module docstring): :math:`\mathbb E[\tau]\ge T^*\mathrm{kl}(\delta,1-\delta)`.
-
-    ``design_kw`` go to :func:`bai.designs.solve_design`. Raises ``ValueError`` when the best
-    answer is not unique (:math:`T^*` infinite).
-    """
-    from ..designs import psi_star
-
-    sigma = check_positive(sigma, "sigma")
-    X = as_matrix(X, "X")
-    theta = as_vector(theta, "theta", size=X.shape[1])
-    if Z is not None:
-        Z = as_matrix(Z, "Z", n_cols=X.shape[1])
-    return 2.0 * sigma**2 * psi_star(X, theta, Z, **design_kw)
-
-
-def kl_bernoulli(delta) -> float:
-    r""":math:`\mathrm{kl}(\delta,1-\delta)=(1-2\delta)\log((1-\delta)/\delta)`
-    (:math:`\ge\log(1/(2.4\delta))`; equivalent to :math:`\log(1/\delta)` as :math:`\delta\to0`)."""
-    delta = check_delta(delta)
-    return (1.0 - 2.0 * delta) * math.log((1.0 - delta) / delta)
+#: :math:`T^*(\theta)=2\sigma^2\psi^*` (module docstring), defined once in
+#: :func:`bai.lower_bounds.linear_t_star`.
+t_star = linear_t_star
+#: :math:`\mathrm{kl}(\delta,1-\delta)`, defined once in :func:`bai.lower_bounds.kl_delta`.
+kl_bernoulli = kl_delta
 
 
 def expected_time_lower_bound(X, theta, delta, Z=None, sigma: float = 1.0) -> float:
-    r""":math:`T^*(\theta)\,\mathrm{kl}(\delta,1-\delta)` (Garivier and Kaufmann 2016, Thm 1)."""
-    kl = kl_bernoulli(delta)  # checked before the design is solved
-    return t_star(X, theta, Z, sigma) * kl
+    r""":math:`T^*(\theta)\,\mathrm{kl}(\delta,1-\delta)` (Garivier and Kaufmann 2016, Thm 1):
+    :func:`bai.lower_bounds.linear_expected_time_lower_bound` with ``exact_kl`` (0 for
+    :math:`\delta\ge1/2`, where the bound does not hold)."""
+    return linear_expected_time_lower_bound(X, theta, delta, Z=Z, sigma=sigma, exact_kl=True)
 
 
 # ---------------------------------------------------------------------------------------------
