@@ -9,7 +9,7 @@ arena's ``STUDY.grids``), the task and the tables and figures.
 
 Unit: :math:`\mathbb E[\tau]/(T^*\log(1/\delta))` with :math:`T^*=2\sigma^2\psi^*`
 (:func:`bai.algorithms.glr.t_star`): the lower bound :math:`T^*\mathrm{kl}(\delta,1-\delta)` is
-the line 1 as :math:`\delta\to0` (it is :math:`\mathrm{kl}(\delta,1-\delta)/\log(1/\delta)`, 0.90 at
+the line 1 as :math:`\delta\to0` (it is :math:`\mathrm{kl}(\delta,1-\delta)/\log(1/\delta)`, 0.88 at
 :math:`\delta=0.05`). In the arena's :math:`\psi^*` unit (:math:`\sigma=1`) every ratio doubles.
 
 Every rule is :math:`\delta`-free: each run is one trajectory, and the stopping times of every
