@@ -9,7 +9,7 @@ import pytest
 from scipy import stats
 
 from bai import claims as C
-from bai.claims import (NOT_COMPARABLE, NOT_REPRODUCED, REPRODUCED, AtLeast, AtMost,
+from bai.claims import (INCONCLUSIVE, NOT_COMPARABLE, NOT_REPRODUCED, REPRODUCED, AtLeast, AtMost,
                         BinomialAtMost, ClaimsLedger, Tolerance)
 
 
@@ -39,14 +39,18 @@ def test_tolerance_relative_absolute_and_se():
 def test_at_most_and_at_least():
     assert C.AtMost(5.0).verdict(4.9, None, None) == REPRODUCED
     assert C.AtMost(5.0).verdict(5.3, None, None) == NOT_REPRODUCED
-    assert C.AtMost(5.0).verdict(5.3, 0.2, None) == REPRODUCED      # 5.3 - 0.4 <= 5
+    # three-way: the +-2 SE interval below, above, or straddling the bound
+    assert C.AtMost(5.0).verdict(4.5, 0.2, None) == REPRODUCED      # 4.5 + 0.4 <= 5
+    assert C.AtMost(5.0).verdict(4.7, 0.2, None) == INCONCLUSIVE    # 4.7 + 0.4 > 5 >= 4.3
+    assert C.AtMost(5.0).verdict(5.3, 0.2, None) == INCONCLUSIVE    # 5.3 - 0.4 <= 5
     assert C.AtMost(5.0).verdict(5.3, 0.1, None) == NOT_REPRODUCED  # 5.3 - 0.2 > 5
     assert C.AtMost(5.0).verdict(None, 0.1, None) == NOT_COMPARABLE
     assert C.AtLeast(5.0).verdict(5.1, None, None) == REPRODUCED
     assert C.AtLeast(5.0).verdict(4.7, None, None) == NOT_REPRODUCED
-    assert C.AtLeast(5.0).verdict(4.7, 0.2, None) == REPRODUCED      # 4.7 + 0.4 >= 5
+    assert C.AtLeast(5.0).verdict(4.7, 0.2, None) == INCONCLUSIVE    # 4.7 + 0.4 >= 5
     assert C.AtLeast(5.0).verdict(4.7, 0.1, None) == NOT_REPRODUCED  # 4.7 + 0.2 < 5
-    assert C.AtLeast(5.0, z=4).verdict(4.7, 0.1, None) == REPRODUCED
+    assert C.AtLeast(5.0, z=4).verdict(4.7, 0.1, None) == INCONCLUSIVE
+    assert C.AtLeast(5.0).verdict(5.5, 0.2, None) == REPRODUCED      # 5.5 - 0.4 >= 5
     assert C.AtLeast(5.0).verdict(None, None, 1.0) == NOT_COMPARABLE
 
 
@@ -82,8 +86,9 @@ def test_error_rate_verdicts():
     # one-sided 95% Clopper-Pearson lower bound: P(Bin(100, lo) >= 20) = 0.05
     assert stats.binom.sf(19, 100, bad.details["ci_low"]) == pytest.approx(0.05, rel=1e-6)
     assert bad.details["ci_low"] > 0.05
-    # the boundary: 9/100 is consistent with 5% (lower bound 0.048), 10/100 is not (0.055)
-    assert led.error_rate("nine", "", source="", failures=9, runs=100, delta=0.05).verdict == REPRODUCED
+    # the boundary: 9/100 is consistent with 5% (lower bound 0.048) but cannot show it
+    # (upper bound above 5%): inconclusive; 10/100 is not consistent (0.055)
+    assert led.error_rate("nine", "", source="", failures=9, runs=100, delta=0.05).verdict == INCONCLUSIVE
     assert led.error_rate("ten", "", source="", failures=10, runs=100, delta=0.05).verdict == NOT_REPRODUCED
     with pytest.raises(ValueError, match="failures"):
         led.error_rate("neg", "", source="", failures=-1, runs=10, delta=0.05)
@@ -104,7 +109,9 @@ def test_compare_and_qualitative_and_not_comparable():
     assert c4.verdict == NOT_REPRODUCED
     c5 = led.not_comparable("e", "lost", source="Fig. 3", reason="the figure has no data")
     assert c5.verdict == NOT_COMPARABLE
-    assert led.totals() == {REPRODUCED: 2, NOT_REPRODUCED: 2, NOT_COMPARABLE: 1}
+    # totals count paper claims: here each row is its own claim
+    assert led.totals() == {C.AS_PRINTED: 2, C.ALTERNATIVE_ONLY: 0, NOT_REPRODUCED: 2,
+                            INCONCLUSIVE: 0, NOT_COMPARABLE: 1}
     frame = led.to_frame()
     assert list(frame["id"]) == ["a", "b", "c", "d", "e"]
     assert list(frame["verdict"]) == [c.verdict for c in led.claims]
@@ -147,11 +154,15 @@ def test_write_read_round_trip(tmp_path):
     data = json.loads(path.read_text())
     assert data["chapter"] == "fiez2019" and data["paper"] == "Fiez et al. 2019"
     assert [c["id"] for c in data["claims"]] == ["r1", "r2", "r3", "r4"]
-    assert data["claims"][0]["details"] == {"d": 5, "grid": [1, 2]}
+    assert data["claims"][0]["details"] == {"d": 5, "grid": [1, 2],
+                                            "detects": "rejects ours outside 4 ± 0.08"}
+    assert [c["verdict"] for c in data["paper_claims"]] == [C.AS_PRINTED] * 3 + [NOT_COMPARABLE]
     back = C.ClaimsLedger.read(path)
     assert back.chapter == led.chapter and back.paper == led.paper
     assert back.claims == led.claims
-    assert back.totals() == led.totals() == {REPRODUCED: 3, NOT_REPRODUCED: 0, NOT_COMPARABLE: 1}
+    assert back.totals() == led.totals() == {C.AS_PRINTED: 3, C.ALTERNATIVE_ONLY: 0,
+                                             NOT_REPRODUCED: 0, INCONCLUSIVE: 0,
+                                             NOT_COMPARABLE: 1}
 
 
 def test_section_anchor_is_stored_and_old_files_still_load(tmp_path):
@@ -234,7 +245,7 @@ def test_book_checks_hold_or_fail_and_say_so_in_the_file(tmp_path, monkeypatch):
     ledger = ClaimsLedger("book", "this book", specs=_specs(), kind="check")
     assert ledger.check("p.bound", value=3.0).verdict == "holds"
     assert ledger.check("p.flat", holds=False).verdict == "fails"
-    assert ledger.totals() == {"holds": 1, "fails": 1, "not comparable": 0}
+    assert ledger.totals() == {"holds": 1, "fails": 1, "inconclusive": 0, "not comparable": 0}
     monkeypatch.setenv("BAI_CLAIMS_DIR", str(tmp_path))
     path = ledger.save()
     assert path == tmp_path / "book.json"
