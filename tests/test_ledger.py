@@ -96,17 +96,19 @@ def test_tables_links_and_missing_reason(project, tmp_path):
     app, warnings, page = build(project, tmp_path / "out")
     totals = rows(page, "claims-ledger-totals")
     assert totals == [
-        ["Alpha et al. (2001)", "alpha", "2", "0", "1", "3"],
-        ["Beta and Gamma (2018)", "beta", "1", "2", "0", "3"],
-        ["all papers", "", "3", "2", "1", "6"],
+        # as printed, alternative only, not reproduced, inconclusive, not comparable, paper
+        # claims, rows beneath, consistency checks
+        ["Alpha et al. (2001)", "alpha", "2", "0", "0", "0", "1", "3", "0", "0"],
+        ["Beta and Gamma (2018)", "beta", "1", "0", "2", "0", "0", "3", "0", "0"],
+        ["all papers", "", "3", "0", "2", "0", "1", "6", "0", "0"],
     ]
     claims = rows(page, "claims-ledger-claims")
     assert [r[0] for r in claims] == ["alpha"] * 3 + ["beta"] * 3   # the book's order
     a1, a2, a3, b1, b2, b3 = claims
     assert a1[1] == "the design value is d a1"
-    assert a1[2] == "5 Thm 1" and a1[3] == "5 ± 0.01" and a1[4] == "reproduced"
+    assert a1[2] == "5 Thm 1" and a1[3] == "5 ± 0.01" and a1[4] == "reproduced as printed"
     assert a1[5] == "Figure 2" and a1[6] == ""
-    assert a2[3].startswith("0.005 (1/200, CI [") and a2[4] == "reproduced"
+    assert a2[3].startswith("0.005 (1/200, CI [") and a2[4] == "reproduced as printed"
     assert a3[2] == "— Fig. 4" and a3[4] == "not comparable" and a3[6] == "the bar heights are lost"
     assert b1[3] == "3542 ± 247" and b1[4] == "not reproduced" and b1[6] == "⚠ no reason given"
     assert b2[4] == "not reproduced" and b2[6] == "the phases overshoot"
@@ -150,7 +152,7 @@ def test_page_is_rebuilt_when_only_the_claims_change(project, tmp_path):
     _, _, page = build(project, out)
     assert "<p>5.25 ± 0.01</p>" in page and "<p>5 ± 0.01</p>" not in page
     totals = rows(page, "claims-ledger-totals")
-    assert totals[0][2:] == ["1", "1", "1", "3"]   # a1 is now not reproduced
+    assert totals[0][2:] == ["1", "0", "1", "0", "1", "3", "0", "0"]   # a1: not reproduced
     # a claims file that disappears leaves the ledger too
     (project / "_claims" / "beta.json").unlink()
     _, _, page = build(project, out)
@@ -208,9 +210,11 @@ def test_the_books_own_checks_are_counted_apart(tmp_path):
     b.save(folder)
     _, warnings, page = build(src, tmp_path / "out")
     assert rows(page, "claims-ledger-totals") == [
-        ["Alpha et al. (2001)", "alpha", "1", "0", "0", "1"], ["all papers", "", "1", "0", "0", "1"]]
+        ["Alpha et al. (2001)", "alpha", "1", "0", "0", "0", "0", "1", "0", "0"],
+        ["all papers", "", "1", "0", "0", "0", "0", "1", "0", "0"]]
     assert rows(page, "claims-ledger-checks") == [
-        ["the book's solvers", "beta", "2", "1", "0", "3"], ["all checks", "", "2", "1", "0", "3"]]
+        ["the book's solvers", "beta", "2", "1", "0", "0", "3"],
+        ["all checks", "", "2", "1", "0", "0", "3"]]
     assert "claims-verdict-fails" in page and "claims-verdict-holds" in page
     # a failing check gets a computed reason: no warning for a missing one
     assert "does not hold: k is even" in page and "no reason" not in warnings
@@ -233,7 +237,8 @@ def test_chapter_summary_and_build_status_are_computed(tmp_path):
     text = html.unescape(re.sub(r"<[^>]+>", " ", alpha))
     text = " ".join(text.split())
     assert "Reproduction summary" in text
-    assert "2 of 3 claims of Alpha et al. (2001) reproduced, 0 not reproduced, 1 not comparable." in text
+    assert ("2 of 3 claims of Alpha et al. (2001) reproduced as printed; 0 reproduced under an "
+            "alternative reading only, 0 not reproduced, 0 inconclusive, 1 not comparable.") in text
     assert "profile 'ci'; overrides n_runs=3; 12 s" in text
     assert "not comparable lost bars: the bar heights are lost" in text     # the reason of a claim not reproduced
     status = (tmp_path / "out" / "html" / "status.html").read_text()
@@ -243,3 +248,51 @@ def test_chapter_summary_and_build_status_are_computed(tmp_path):
     assert table[-1][0] == "all chapters"
     flat = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", status)).split())
     assert "with the library bai " in flat
+
+
+def test_paper_claims_rows_beneath_consistency_checks_and_findings(tmp_path):
+    from bai.claims import AtMost, ClaimSpec, Holds
+
+    src = make_project(tmp_path / "src")
+    (src / "ledger.rst").write_text("Ledger\n======\n\n.. claims-ledger:: totals\n\n"
+                                    ".. claims-ledger:: checks\n\n.. claims-ledger:: claims\n\n"
+                                    "Findings\n--------\n\n.. claims-ledger:: findings\n")
+    specs = {
+        "t1": ClaimSpec("mean 100", "Table 1", Tolerance(rel=0.1), paper_value=100.0,
+                        section="discussion", causes="Z = tF/2 as printed halves the threshold"),
+        "t1.alt": ClaimSpec("mean 100 with Z = tF", "Table 1", Tolerance(rel=0.1),
+                            paper_value=100.0, claim="t1", role="alternative",
+                            note="Z = tF: contradicts eq. (7)"),
+        "t2": ClaimSpec("mean 50", "Table 1", Tolerance(rel=0.1), paper_value=50.0),
+        "t2.ctrl": ClaimSpec("uniform", "Table 1", Tolerance(rel=0.1), paper_value=50.0,
+                             claim="t2", role="evidence", note="negative control"),
+        "thm": ClaimSpec("tau <= bound", "Thm 1", AtMost(1e6)),
+        "flat": ClaimSpec("flat by construction", "Fig. 1", Holds("spread 0"), role="check"),
+    }
+    a = ClaimsLedger("alpha", "Alpha et al. (2001)", specs=specs)
+    a.check("t1", value=150.0, se=1.0)
+    a.check("t1.alt", value=101.0, se=1.0)
+    a.check("t2", value=51.0, se=1.0)
+    a.check("t2.ctrl", value=10.0, se=1.0)
+    a.check("thm", value=10.0, se=1.0)          # met by 1e6 / 12: a consistency check
+    a.check("flat", holds=False)
+    a.save(src / "_claims")
+    _, warnings, page = build(src, tmp_path / "out")
+    # two paper claims: one rescued by its alternative reading; 2 rows beneath; 2 checks apart
+    assert rows(page, "claims-ledger-totals")[0] == [
+        "Alpha et al. (2001)", "alpha", "1", "1", "0", "0", "0", "2", "2", "2"]
+    assert rows(page, "claims-ledger-checks")[0] == [
+        "consistency checks of Alpha et al. (2001)", "alpha", "1", "1", "0", "0", "2"]
+    claims = rows(page, "claims-ledger-claims")
+    assert [r[4] for r in claims] == ["reproduced under an alternative reading only",
+                                      "reproduced", "reproduced as printed", "not reproduced"]
+    assert claims[1][1].startswith("↳ alternative: Z = tF: contradicts eq. (7)")
+    assert claims[3][1].startswith("↳ evidence: negative control")
+    consistency = rows(page, "claims-ledger-consistency")
+    assert [r[4] for r in consistency] == ["holds", "fails"]
+    assert "times over" in consistency[0][1]
+    findings = rows(page, "claims-findings")
+    assert len(findings) == 1 and findings[0][1] == "mean 100 t1"
+    assert findings[0][4] == "reproduced under an alternative reading only"
+    assert findings[0][6] == "Z = tF/2 as printed halves the threshold"
+    assert 'href="chapters/alpha.html#discussion">as printed:' in page

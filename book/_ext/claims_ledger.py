@@ -15,17 +15,28 @@ Usage in a page::
     ```{claims-ledger} claims
     ```
 
-``totals`` is one row per paper (reproduced / not reproduced / not comparable), then, in a
-table of its own, one row per chapter of the book's own checks (holds / fails / not
-comparable: ledgers of kind ``"check"``, which reproduce no paper); ``claims`` is
-one table of every claim: paper, claim, paper value and source, our value with its uncertainty,
-verdict, a link to the figure and the reason, linked to the chapter's discussion (its
-``section`` anchor when the claim names one). Without an argument both are shown.
+The unit is a **paper claim** (``bai.claims.paper_claims``): the rows a chapter records are
+grouped under the paper claim they judge, and each paper claim has one computed verdict among
+``bai.claims.PAPER_VERDICTS`` (reproduced as printed, under an alternative reading only, not
+reproduced, inconclusive, not comparable). Parts:
+
+* ``totals``: one row per paper, its paper claims per verdict, the alternative readings and
+  evidence shown beneath them and its consistency checks (counted apart);
+* ``checks``: the book's own checks per chapter (ledgers of kind ``"check"``, which reproduce no
+  paper, and the consistency checks of each paper's chapter): holds / fails / inconclusive /
+  not comparable;
+* ``claims``: one row per paper claim (paper value and source, ours, verdict, figure, reason),
+  its alternative readings and evidence as indented rows beneath it, then every consistency
+  check and every book check;
+* ``findings``: every paper claim that does not reproduce as printed, with the paper's value,
+  ours, the evidence (linked to the chapter's discussion) and the candidate causes.
+
+Without an argument ``totals``, ``checks`` and ``claims`` are shown.
 
 The claims directory is, in order: the config value ``claims_ledger_dir`` (relative to the book
 folder), the environment variable ``BAI_CLAIMS_DIR`` (where the chapters write), or
-``<book>/_claims``. A claim that is *not reproduced* and carries no reason is flagged on the
-page and raises a Sphinx warning, so that a strict build (``-W``) fails.
+``<book>/_claims``. A row that is *not reproduced* (or fails) and carries no reason is flagged
+on the page and raises a Sphinx warning, so that a strict build (``-W``) fails.
 """
 
 from __future__ import annotations
@@ -39,16 +50,18 @@ from docutils import nodes
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
-from bai.claims import format_ours, format_value
+from bai.claims import (ALTERNATIVE_ONLY, AS_PRINTED, CHECK_VERDICTS, FAILS, HOLDS, INCONCLUSIVE,
+                        NOT_COMPARABLE, NOT_REPRODUCED, PAPER_VERDICTS, count_checks,
+                        count_paper_claims, format_ours, format_value, paper_claims)
 
 logger = logging.getLogger(__name__)
 
-REPRODUCED, NOT_REPRODUCED, NOT_COMPARABLE = "reproduced", "not reproduced", "not comparable"
-VERDICTS = (REPRODUCED, NOT_REPRODUCED, NOT_COMPARABLE)
-# The book's own checks (a ledger of kind "check") hold or fail: they reproduce no paper.
-HOLDS, FAILS = "holds", "fails"
-CHECK_VERDICTS = (HOLDS, FAILS, NOT_COMPARABLE)
-PARTS = ("totals", "checks", "claims")
+#: short column headings of the paper-claim verdicts
+SHORT = {AS_PRINTED: "as printed", ALTERNATIVE_ONLY: "alternative reading only",
+         NOT_REPRODUCED: "not reproduced", INCONCLUSIVE: "inconclusive",
+         NOT_COMPARABLE: "not comparable"}
+PARTS = ("totals", "checks", "claims", "findings")
+FINDING_VERDICTS = (NOT_REPRODUCED, ALTERNATIVE_ONLY, INCONCLUSIVE)
 MISSING_REASON = "⚠ no reason given"
 STATIC = Path(__file__).resolve().parent / "static"   # claims_ledger.css
 
@@ -244,76 +257,176 @@ def _is_check(data: dict) -> bool:
     return data.get("kind") == "check"
 
 
+def _claims_of(data: dict) -> list[dict]:
+    """The paper claims of a chapter's claims file (none for a ledger of kind check)."""
+    return [] if _is_check(data) else paper_claims(data["claims"])
+
+
+def _checks_of(data: dict) -> dict:
+    return count_checks(data["claims"], every_row=_is_check(data))
+
+
+def _n_beneath(claims: list[dict]) -> int:
+    return sum(len(c["beneath"]) for c in claims)
+
+
 def totals_table(app, fromdoc: str, ledgers: list[dict], checks: bool = False):
-    verdicts = CHECK_VERDICTS if checks else VERDICTS
+    """Paper claims per verdict, one row per paper (``checks=False``); or the book's checks
+    per chapter: ledgers of kind check and each paper chapter's consistency checks."""
+    verdicts = CHECK_VERDICTS if checks else PAPER_VERDICTS
     rows, grand = [], dict.fromkeys(verdicts, 0)
+    grand_extra = [0, 0]
     for data in ledgers:
-        if _is_check(data) != checks:
-            continue
-        counts = dict.fromkeys(verdicts, 0)
-        for c in data["claims"]:
-            counts[c.get("verdict", NOT_COMPARABLE)] = counts.get(c.get("verdict"), 0) + 1
+        doc = _chapter_doc(app.env, data["chapter"])
+        if checks:
+            counts = _checks_of(data)
+            if not sum(counts.values()):
+                continue
+            what = data["paper"] if _is_check(data) else f"consistency checks of {data['paper']}"
+            extra = []
+        else:
+            if _is_check(data):
+                continue
+            pcs = _claims_of(data)
+            counts = count_paper_claims(pcs)
+            chk = _checks_of(data)
+            extra = [_n_beneath(pcs), sum(chk.values())]
+            grand_extra = [grand_extra[0] + extra[0], grand_extra[1] + extra[1]]
+            what = data["paper"]
         for v in verdicts:
             grand[v] += counts.get(v, 0)
-        doc = _chapter_doc(app.env, data["chapter"])
-        rows.append([_para(nodes.Text(data["paper"])),
+        rows.append([_para(nodes.Text(what)),
                      _para(_link(data["chapter"], _uri(app, fromdoc, doc))),
-                     *[fmt(counts[v]) for v in verdicts], fmt(sum(counts.values()))])
+                     *[fmt(counts[v]) for v in verdicts], fmt(sum(counts.values())),
+                     *[fmt(x) for x in extra]])
     if not rows:
         return None
     rows.append([_para(nodes.strong("", "all checks" if checks else "all papers")), "",
                  *[_para(nodes.strong("", fmt(grand[v]))) for v in verdicts],
-                 _para(nodes.strong("", fmt(sum(grand.values()))))])
-    return _table(["what is checked" if checks else "paper", "chapter", *verdicts,
-                   "checks" if checks else "claims"], rows, [30, 14, 9, 9, 9, 8],
+                 _para(nodes.strong("", fmt(sum(grand.values())))),
+                 *([] if checks else [_para(nodes.strong("", fmt(x))) for x in grand_extra])])
+    if checks:
+        headers = ["what is checked", "chapter", *verdicts, "checks"]
+        widths = [30, 14, 9, 9, 9, 9, 8]
+    else:
+        headers = ["paper", "chapter", *[SHORT[v] for v in verdicts], "paper claims",
+                   "readings and evidence beneath", "consistency checks (apart)"]
+        widths = [20, 12, 8, 9, 8, 8, 8, 7, 10, 10]
+    return _table(headers, rows, widths,
                   classes=("claims-ledger", "claims-ledger-checks" if checks else
                            "claims-ledger-totals"))
 
 
+def _reason_cell(app, fromdoc, data, doc, c, verdict):
+    section = c.get("section") or ""
+    target = _uri(app, fromdoc, doc, section)
+    reason = (c.get("reason") or "").strip()
+    if reason:
+        return _para(_link(reason, target))
+    if verdict in (NOT_REPRODUCED, FAILS):
+        logger.warning(f"claims ledger: claim {c.get('id')!r} of chapter {data['chapter']!r} "
+                       f"is {verdict} but has no reason (give the ledger call a one-line "
+                       f"reason=)", location=fromdoc, type="claims_ledger", subtype="no_reason")
+        return _para(nodes.inline(MISSING_REASON, MISSING_REASON,
+                                  classes=["claims-missing-reason"]))
+    return ""
+
+
+def _row(app, fromdoc, data, doc, c, verdict, label=None):
+    figure = (c.get("figure") or "").strip()
+    claim_cell = [_para(nodes.Text(c.get("statement", ""))),
+                  _para(nodes.literal(c.get("id", ""), c.get("id", ""), classes=["claim-id"]))]
+    if label:
+        claim_cell.insert(0, _para(nodes.emphasis("", label), classes=["claims-beneath-label"]))
+    return [
+        _para(_link(data["chapter"], _uri(app, fromdoc, doc))),
+        claim_cell,
+        [_para(nodes.Text(fmt(c.get("paper_value")))),
+         _para(nodes.emphasis("", c.get("source", "")))],
+        ours_text(c),
+        _para(_verdict(verdict)),
+        _para(_link(figure, _uri(app, fromdoc, doc))) if figure else "",
+        _reason_cell(app, fromdoc, data, doc, c, verdict),
+    ]
+
+
+def _label(row: dict) -> str:
+    role = row.get("role", "printed")
+    return f"↳ {role}: {row.get('note', '')}".rstrip(": ")
+
+
 def claims_table(app, fromdoc: str, ledgers: list[dict]):
-    rows = []
+    """One row per paper claim with its rows beneath, then every check."""
+    rows, check_rows = [], []
     for data in ledgers:
         doc = _chapter_doc(app.env, data["chapter"])
+        if _is_check(data):
+            for c in data["claims"]:
+                check_rows.append(_row(app, fromdoc, data, doc, c, c.get("verdict", "")))
+            continue
+        for pc in _claims_of(data):
+            rows.append(_row(app, fromdoc, data, doc, pc, pc["verdict"]))
+            if len(pc["rows"]) > 1:     # several printed rows: each one beneath
+                for r in pc["rows"]:
+                    rows.append(_row(app, fromdoc, data, doc, r, r["verdict"], "↳ printed row"))
+            for r in pc["beneath"]:
+                rows.append(_row(app, fromdoc, data, doc, r, r["verdict"], _label(r)))
         for c in data["claims"]:
-            verdict = c.get("verdict", "")
-            section = c.get("section") or ""
-            target = _uri(app, fromdoc, doc, section)
-            reason = (c.get("reason") or "").strip()
-            if reason:
-                reason_cell = _para(_link(reason, target))
-            elif verdict in (NOT_REPRODUCED, FAILS):
-                reason_cell = _para(nodes.inline(MISSING_REASON, MISSING_REASON,
-                                                 classes=["claims-missing-reason"]))
-                logger.warning(f"claims ledger: claim {c.get('id')!r} of chapter "
-                               f"{data['chapter']!r} is {verdict} but has no reason "
-                               f"(give the ledger call a one-line reason=)",
-                               location=fromdoc, type="claims_ledger", subtype="no_reason")
-            else:
-                reason_cell = ""
-            figure = (c.get("figure") or "").strip()
+            if c.get("role") == "check":
+                check_rows.append(_row(app, fromdoc, data, doc, c, c.get("verdict", ""),
+                                       _label(c)))
+    headers = ["paper", "claim", "paper value (source)", "ours", "verdict", "figure", "reason"]
+    widths = [9, 30, 14, 12, 9, 8, 26]
+    out = [_table(headers, rows, widths, classes=("claims-ledger", "claims-ledger-claims"))]
+    if check_rows:
+        out.append(_table(["chapter", "check", "value (source)", "ours", "verdict", "figure",
+                           "reason"], check_rows, widths,
+                          classes=("claims-ledger", "claims-ledger-consistency")))
+    return out
+
+
+def findings_table(app, fromdoc: str, ledgers: list[dict]):
+    """Every paper claim that does not reproduce as printed: the errata a reader comes for."""
+    rows = []
+    for data in ledgers:
+        if _is_check(data):
+            continue
+        doc = _chapter_doc(app.env, data["chapter"])
+        for pc in _claims_of(data):
+            if pc["verdict"] not in FINDING_VERDICTS:
+                continue
+            target = _uri(app, fromdoc, doc, pc.get("section") or "")
+            evidence = [_para(_link(pc.get("reason") or "see the chapter", target))]
+            for r in pc["beneath"]:
+                evidence.append(_para(nodes.emphasis("", _label(r) + " — "),
+                                      _verdict(r.get("verdict", "")),
+                                      nodes.Text(f" (ours {ours_text(r)})")))
+            causes = (pc.get("causes") or "").strip()
             rows.append([
-                _para(_link(data["chapter"], _uri(app, fromdoc, doc))),
-                [_para(nodes.Text(c.get("statement", ""))),
-                 _para(nodes.literal(c.get("id", ""), c.get("id", ""), classes=["claim-id"]))],
-                [_para(nodes.Text(fmt(c.get("paper_value")))),
-                 _para(nodes.emphasis("", c.get("source", "")))],
-                ours_text(c),
-                _para(_verdict(verdict)),
-                _para(_link(figure, _uri(app, fromdoc, doc))) if figure else "",
-                reason_cell,
+                _para(_link(data["paper"], _uri(app, fromdoc, doc))),
+                [_para(nodes.Text(pc.get("statement", ""))),
+                 _para(nodes.literal(pc["id"], pc["id"], classes=["claim-id"]))],
+                [_para(nodes.Text(fmt(pc.get("paper_value")))),
+                 _para(nodes.emphasis("", pc.get("source", "")))],
+                ours_text(pc),
+                _para(_verdict(pc["verdict"])),
+                evidence,
+                _para(nodes.Text(causes)) if causes else
+                _para(nodes.emphasis("", "not stated in the chapter")),
             ])
-    return _table(["paper", "claim", "paper value (source)", "ours", "verdict", "figure",
-                   "reason"], rows, [9, 30, 14, 12, 9, 8, 26],
-                  classes=("claims-ledger", "claims-ledger-claims"))
+    if not rows:
+        return _para(nodes.emphasis("", "Every paper claim of this build reproduces as printed "
+                                        "or is not comparable."))
+    return _table(["paper", "claim", "paper value (source)", "ours", "verdict",
+                   "evidence (linked to the chapter)", "candidate causes"], rows,
+                  [10, 24, 11, 10, 9, 20, 20], classes=("claims-ledger", "claims-findings"))
 
 
 def _counts(data: dict) -> dict:
-    verdicts = CHECK_VERDICTS if _is_check(data) else VERDICTS
-    counts = dict.fromkeys(verdicts, 0)
-    for c in data["claims"]:
-        v = c.get("verdict", NOT_COMPARABLE)
-        counts[v] = counts.get(v, 0) + 1
-    return counts
+    """A chapter's counts: its paper claims per verdict, or a check ledger's rows."""
+    if _is_check(data):
+        return _checks_of(data)
+    return count_paper_claims(_claims_of(data))
 
 
 def _run_text(meta: dict) -> str:
@@ -329,6 +442,11 @@ def _run_text(meta: dict) -> str:
     return "; ".join(parts)
 
 
+def _sentence(counts: dict, labels=None) -> str:
+    labels = labels or {}
+    return ", ".join(f"{n} {labels.get(v, v)}" for v, n in counts.items())
+
+
 def summary_nodes(app, docname: str, chapter: str, ledgers: list[dict]):
     data = next((d for d in ledgers if d["chapter"] == chapter), None)
     box = nodes.admonition(classes=["claims-summary"])
@@ -339,29 +457,39 @@ def summary_nodes(app, docname: str, chapter: str, ledgers: list[dict]):
                        location=docname, type="claims_ledger", subtype="missing")
         box += _para(nodes.emphasis("", f"No claims were recorded for {chapter} in this build."))
         return [box]
-    counts, n = _counts(data), len(data["claims"])
     ledger_doc = next((d for d in app.env.found_docs if d.rsplit("/", 1)[-1] == "ledger"), None)
+    checks = _checks_of(data)
     if _is_check(data):
-        head = (f"{counts[HOLDS]} of {n} checks hold, {counts[FAILS]} fail, "
-                f"{counts[NOT_COMPARABLE]} not comparable.")
+        n = sum(checks.values())
+        head = (f"{checks[HOLDS]} of {n} checks hold, {checks[FAILS]} fail, "
+                f"{checks[INCONCLUSIVE]} inconclusive, {checks[NOT_COMPARABLE]} not comparable.")
+        notes_from = [(c, c.get("verdict", "")) for c in data["claims"]
+                      if c.get("verdict") != HOLDS]
     else:
-        head = (f"{counts[REPRODUCED]} of {n} claims of {data['paper']} reproduced, "
-                f"{counts[NOT_REPRODUCED]} not reproduced, {counts[NOT_COMPARABLE]} not "
-                f"comparable.")
+        pcs = _claims_of(data)
+        counts = count_paper_claims(pcs)
+        head = (f"{counts[AS_PRINTED]} of {len(pcs)} claims of {data['paper']} reproduced as "
+                f"printed; " + _sentence({v: counts[v] for v in PAPER_VERDICTS[1:]}) + ".")
+        if sum(checks.values()):
+            head += (f" Apart: {sum(checks.values())} consistency checks of our implementation, "
+                     + _sentence(checks) + ".")
+        notes_from = [(c, c["verdict"]) for c in pcs if c["verdict"] != AS_PRINTED]
+        notes_from += [(c, c["verdict"]) for c in data["claims"]
+                       if c.get("role") == "check" and c.get("verdict") not in (HOLDS,)]
     p = _para(nodes.strong("", head), classes=["claims-summary-totals"])
     run = _run_text(data.get("meta") or {})
     if run:
         p += nodes.Text(f" Computed in this build ({run}).")
     box += p
     notes = nodes.bullet_list()
-    for c in data["claims"]:
-        if c.get("verdict") in (REPRODUCED, HOLDS):
-            continue
+    for c, verdict in notes_from:
         item = nodes.list_item()
         reason = (c.get("reason") or "").strip() or MISSING_REASON
         section = c.get("section") or ""
         text = nodes.paragraph()
-        text += _verdict(c.get("verdict", ""))
+        text += _verdict(verdict)
+        if c.get("role") == "check":
+            text += nodes.Text(" (consistency check)")
         text += nodes.Text(" ")
         text += _link(c.get("statement", c.get("id", "")), f"#{section}" if section else None)
         text += nodes.Text(f": {reason}")
@@ -370,7 +498,8 @@ def summary_nodes(app, docname: str, chapter: str, ledgers: list[dict]):
     if len(notes):
         box += notes
     if ledger_doc is not None:
-        box += _para(nodes.Text("Every claim with its rule and our value: "),
+        box += _para(nodes.Text("Every claim with its rule, our value and the readings beneath "
+                                "it: "),
                      _link("the claims ledger", _uri(app, docname, ledger_doc)),
                      nodes.Text("."))
     return [box]
@@ -393,10 +522,13 @@ def status_nodes(app, docname: str, ledgers: list[dict]):
         meta = data.get("meta") or {}
         doc = _chapter_doc(app.env, data["chapter"])
         counts = _counts(data)
-        bad = counts.get(NOT_REPRODUCED, 0) + counts.get(FAILS, 0)
+        checks = _checks_of(data)
+        bad = counts.get(NOT_REPRODUCED, 0) + counts.get(ALTERNATIVE_ONLY, 0) + checks[FAILS]
         seconds = meta.get("seconds")
         total += float(seconds or 0.0)
-        claims = ", ".join(f"{v} {k}" for k, v in counts.items())
+        claims = _sentence(counts, SHORT)
+        if not _is_check(data) and sum(checks.values()):
+            claims += "; checks: " + _sentence(checks)
         rows.append([
             _para(_link(data["chapter"], _uri(app, docname, doc))),
             _para(nodes.Text(str(meta.get("profile", "—")))),
@@ -410,9 +542,9 @@ def status_nodes(app, docname: str, ledgers: list[dict]):
         ])
     rows.append([_para(nodes.strong("", "all chapters")), "", "",
                  _para(nodes.strong("", f"{total:,.0f}")), "", "", "", ""])
-    out.append(_table(["chapter", "profile", "overrides", "run time (s)", "status", "claims",
-                       "executed (UTC)", "library"], rows, [14, 7, 12, 8, 10, 24, 14, 8],
-                      classes=("claims-ledger", "build-status")))
+    out.append(_table(["chapter", "profile", "overrides", "run time (s)", "status",
+                       "paper claims (checks)", "executed (UTC)", "library"], rows,
+                      [14, 7, 12, 8, 10, 24, 14, 8], classes=("claims-ledger", "build-status")))
     return out
 
 
@@ -455,7 +587,9 @@ def fill_ledgers(app, doctree, docname):
                 if checks is not None:
                     out.append(checks)
             if part in ("claims", "all"):
-                out.append(claims_table(app, docname, ledgers))
+                out.extend(claims_table(app, docname, ledgers))
+            if part == "findings":
+                out.append(findings_table(app, docname, ledgers))
         node.replace_self(out)
 
 

@@ -88,6 +88,7 @@ def test_the_pages_under_test_are_the_book():
     entries = [e for e, _ in PAGES]
     assert entries[0] == "intro"
     assert "ledger" in entries and "references" in entries and "notation" in entries
+    assert "findings" in entries
     notebooks = [e for e, nb in PAGES if nb]
     assert len(notebooks) >= 5, notebooks
     assert all(e.startswith("chapters/") for e in notebooks)
@@ -195,6 +196,12 @@ def test_page(entry, is_notebook, book_url, browser, shots):
                 problems.append("no <table class='claims-ledger'> on the ledger page")
             elif page.locator("table.claims-ledger tbody tr").count() == 0:
                 problems.append("the claims-ledger table has no rows")
+        if entry == "findings":
+            # every claim that does not reproduce as printed, or the sentence saying there is none
+            rows = page.locator("table.claims-findings tbody tr").count()
+            if rows == 0 and "reproduces as printed" not in page.locator("article").inner_text():
+                problems.append("the findings page has neither a findings table nor its "
+                                "empty-state sentence")
 
         shot = shots / f"{_name(entry)}.png"
         page.screenshot(path=str(shot), full_page=True)
