@@ -268,3 +268,119 @@ def test_book_checks_hold_or_fail_and_say_so_in_the_file(tmp_path, monkeypatch):
 def test_rules_and_claims_refuse_nan_and_out_of_range(make, match):
     with pytest.raises((ValueError, TypeError), match=match):
         make()
+
+
+# ---------------------------------------------------------------------------------------------
+# Paper claims (issue 21): rows grouped under the claim they judge, five computed verdicts
+# ---------------------------------------------------------------------------------------------
+
+
+def _claim_specs():
+    S = C.ClaimSpec
+    return {
+        "t1.{m}": S("the mean of {m}", "Table 1", Tolerance(rel=0.1), paper_value=100.0,
+                    claim="t1.{m}", causes="the printed constant"),
+        "t1.{m}.alt": S("the mean of {m} with Z = tF", "Table 1", Tolerance(rel=0.1),
+                        paper_value=100.0, claim="t1.{m}", role="alternative",
+                        note="Z = tF: contradicts eq. (7) as printed"),
+        "t1.{m}.ctrl": S("negative control of {m}", "Table 1", Tolerance(rel=0.1),
+                         paper_value=100.0, claim="t1.{m}", role="evidence",
+                         note="negative control: uniform sampling"),
+        "thm": S("tau <= bound", "Thm 1", AtMost(1000.0)),
+        "sub": S("real data", "Fig. 5", Tolerance(rel=0.1), paper_value=2.0,
+                 substitute="Open Bandit Dataset in place of Yahoo! R6A"),
+        "rates": S("A has a lower error rate than B", "Sec. 5", C.TwoRates("less")),
+        "flat": S("flat in d", "Fig. 1", C.Holds("spread within 2 SE")),
+        "own": S("the book's stronger statement", "this book", AtMost(2.0), role="check"),
+    }
+
+
+def test_paper_claims_are_the_unit_with_five_computed_verdicts(tmp_path):
+    led = ClaimsLedger("ch", "paper", specs=_claim_specs())
+    # m = a: as printed; m = b: fails as printed, rescued by the alternative reading; m = c:
+    # fails as printed and under the alternative; the evidence row never enters the verdict
+    led.check("t1.{m}", m="a", value=104.0, se=1.0)
+    led.check("t1.{m}.ctrl", m="a", value=300.0, se=1.0)
+    led.check("t1.{m}", m="b", value=150.0, se=1.0)
+    led.check("t1.{m}.alt", m="b", value=99.0, se=1.0)
+    led.check("t1.{m}", m="c", value=150.0, se=1.0)
+    led.check("t1.{m}.alt", m="c", value=150.0, se=1.0)
+    vac = led.check("thm", value=5.0, se=0.1)            # met 192x: a consistency check
+    sub = led.check("sub", value=2.05, se=0.01)          # agrees, but on a substitute
+    led.check("rates", counts=(0, 300, 6, 300))          # exact: significant
+    led.check("flat", holds=True, inconclusive="the spread's SE is larger than the spread")
+    led.check("own", value=1.0, se=0.1)
+    assert vac.role == "check" and vac.verdict == C.HOLDS and "192 times over" in vac.note   # 1000 / (5 + 2 * 0.1)
+    assert sub.verdict == NOT_COMPARABLE and sub.details["analogue"] == REPRODUCED
+    assert "Open Bandit" in sub.reason
+    pcs = {c["id"]: c for c in led.paper_claims()}
+    assert {k: v["verdict"] for k, v in pcs.items()} == {
+        "t1.a": C.AS_PRINTED, "t1.b": C.ALTERNATIVE_ONLY, "t1.c": NOT_REPRODUCED,
+        "sub": NOT_COMPARABLE, "rates": C.AS_PRINTED, "flat": INCONCLUSIVE}
+    assert pcs["t1.b"]["reading"] == "Z = tF: contradicts eq. (7) as printed"
+    assert "as printed:" in pcs["t1.b"]["reason"] and pcs["t1.c"]["causes"] == "the printed constant"
+    assert [r["role"] for r in pcs["t1.a"]["beneath"]] == ["evidence"]
+    assert led.totals() == {C.AS_PRINTED: 2, C.ALTERNATIVE_ONLY: 1, NOT_REPRODUCED: 1,
+                            INCONCLUSIVE: 1, NOT_COMPARABLE: 1}
+    assert led.check_totals() == {C.HOLDS: 2, C.FAILS: 0, INCONCLUSIVE: 0, NOT_COMPARABLE: 0}
+    back = ClaimsLedger.read(led.write(tmp_path / "ch.json"))
+    assert back.paper_claims() == led.paper_claims()
+
+
+def test_two_rates_is_an_exact_test_against_scipy():
+    rule = C.TwoRates("less")
+    # the issue's counts: 0/300 vs 5/300 and 0 vs 6; Boschloo one-sided against scipy itself
+    for k_b in (5, 6):
+        table = np.array([[0, 300], [k_b, 300 - k_b]])
+        assert rule.p_value((0, 300, k_b, 300)) == pytest.approx(
+            stats.boschloo_exact(table, alternative="less").pvalue, rel=1e-9)
+    fisher = C.TwoRates("less", test="fisher")
+    assert fisher.p_value((0, 300, 5, 300)) == pytest.approx(
+        stats.fisher_exact([[0, 300], [5, 295]], alternative="less")[1], rel=1e-12)
+    assert fisher.verdict_counts((0, 300, 5, 300)) == C.REPRODUCED      # p = 0.031
+    assert C.TwoRates("less", level=0.99).verdict_counts((0, 300, 5, 300)) == INCONCLUSIVE
+    assert rule.verdict_counts((9, 100, 1, 100)) == NOT_REPRODUCED      # the other way
+    assert rule.verdict_counts((3, 100, 3, 100)) == INCONCLUSIVE
+    assert rule.verdict_counts((0, 10, 0, 10)) == INCONCLUSIVE          # no information
+    with pytest.raises(ValueError, match="cannot exceed runs"):
+        rule.verdict_counts((5, 3, 0, 3))
+    with pytest.raises(TypeError, match="counts must be a tuple"):
+        rule.verdict_counts((1, 2))
+
+
+def test_inconclusive_verdicts_say_what_the_runs_cannot_tell():
+    # a band as wide as the paper's value cannot tell the value from 0
+    assert Tolerance(rel=0.1).verdict(12.0, 5.0, 10.0) == INCONCLUSIVE
+    assert "holds 0" in Tolerance(rel=0.1).explain(12.0, 5.0, 10.0)
+    # an error rate with too few runs to show it is below delta
+    assert BinomialAtMost(0.05).verdict_counts(0, 20) == INCONCLUSIVE
+    assert BinomialAtMost(0.05).verdict_counts(0, 100) == REPRODUCED
+    # the smallest count whose binomial tail at 5 % is below 5 %: P(Bin(20, .05) >= 4) = 0.016
+    k_min = next(k for k in range(21) if stats.binom.sf(k - 1, 20, 0.05) < 0.05)
+    assert k_min == 4
+    assert f"rejects {k_min} or more failures in 20 runs" in BinomialAtMost(0.05).detects(0, 20)
+
+
+def test_claim_specs_refuse_rules_that_cannot_fail_and_bad_roles():
+    with pytest.raises(ValueError, match="cannot fail"):
+        C.ClaimSpec("s", "src", Tolerance(rel=1.0))
+    C.ClaimSpec("s", "src", Tolerance(rel=1.0), role="check")     # a check may be loose
+    with pytest.raises(ValueError, match="role"):
+        C.ClaimSpec("s", "src", Tolerance(), role="headline")
+    with pytest.raises(ValueError, match="note"):
+        C.ClaimSpec("s", "src", Tolerance(), role="alternative")
+    led = ClaimsLedger("ch", "paper", specs=_claim_specs())
+    with pytest.raises(ValueError, match="role"):
+        led.check("t1.{m}", m="a", value=1.0, role="headline")
+    with pytest.raises(TypeError, match="inconclusive"):
+        led.check("flat", holds=True, inconclusive="")
+
+
+def test_ledger_errors_name_the_callers_argument():
+    # issue 23: paper_value and failures/runs are named, not an inner helper's k and n
+    led = ClaimsLedger("ch", "paper")
+    with pytest.raises(TypeError, match="paper_value .*string 'about 3'"):
+        led.compare("x", "", source="", paper_value="about 3", value=1.0)
+    with pytest.raises(ValueError, match="failures = 5 cannot exceed runs = 3"):
+        led.error_rate("y", "", source="", failures=5, runs=3, delta=0.1)
+    assert not led.claims

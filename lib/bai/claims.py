@@ -998,7 +998,8 @@ def paper_claims(rows) -> list[dict]:
             rescued = [n for n, vs in readings.items() if all(v == REPRODUCED for v in vs)]
             if rescued:
                 verdict, reading = ALTERNATIVE_ONLY, rescued[0]
-        bad = [r for r in printed if r["verdict"] != REPRODUCED]
+        # the reasons of the rows that decide (a reproduced claim keeps its rows' notes)
+        bad = [r for r in printed if r["verdict"] != REPRODUCED] or printed
         reason = "; ".join(r.get("reason", "") for r in bad if r.get("reason"))
         if verdict == ALTERNATIVE_ONLY:
             reason = f"as printed: {reason}; reproduced under: {reading}"
@@ -1008,7 +1009,7 @@ def paper_claims(rows) -> list[dict]:
             "figure": first.get("figure", ""), "section": first.get("section", ""),
             "paper_value": first.get("paper_value"), "value": first.get("value"),
             "se": first.get("se"), "details": first.get("details") or {},
-            "verdict": verdict, "reason": reason if verdict != AS_PRINTED else "",
+            "verdict": verdict, "reason": reason,
             "reading": reading,
             "causes": next((r.get("causes") for r in printed if r.get("causes")), ""),
             "substitute": next((r.get("substitute") for r in printed if r.get("substitute")),
