@@ -115,14 +115,35 @@ def test_claims_table_text():
     text = cli.claims_table(data)
     lines = text.splitlines()
     assert lines[0].split() == ["claim", "paper", "ours", "±", "se", "verdict"]
-    assert lines[2].split() == ["a", "5", "5", "reproduced"]
+    assert lines[2].split() == ["a", "5", "5", "reproduced", "as", "printed"]
     assert lines[3].split() == ["b", "530", "3542", "±", "247", "not", "reproduced"]
     assert lines[4].split() == ["c", "0.05", "0", "(0/900,", "CI", "[0,", "0.0033])",
-                                "reproduced"]
-    assert lines[6].split() == ["e", "2,742,457", "2,757,919", "reproduced"]
-    assert "P et al.: 5 claims, 3 reproduced, 2 not reproduced, 0 not comparable" in text
+                                "reproduced", "as", "printed"]
+    assert lines[6].split() == ["e", "2,742,457", "2,757,919", "reproduced", "as", "printed"]
+    assert ("P et al.: 5 paper claims, 3 reproduced as printed, 0 reproduced under an "
+            "alternative reading only, 2 not reproduced, 0 inconclusive, 0 not comparable") in text
     assert "  b: cycles on the boundary" in text
     assert "  d: (NO REASON GIVEN)" in text
+
+
+def test_claims_table_counts_paper_claims_with_rows_beneath_and_checks_apart():
+    row = {"paper_value": 1.0, "se": None, "reason": "", "details": {}, "statement": "s",
+           "source": "T1"}
+    data = {"chapter": "c", "paper": "P", "claims": [
+        {**row, "id": "t1", "value": 2.0, "verdict": "not reproduced", "reason": "off by 1"},
+        {**row, "id": "t1.alt", "claim": "t1", "role": "alternative", "note": "Z = tF",
+         "value": 1.0, "verdict": "reproduced"},
+        {**row, "id": "thm", "role": "check", "value": 0.1, "verdict": "holds"}]}
+    text = cli.claims_table(data)
+    lines = text.splitlines()
+    assert lines[2].split()[0] == "t1" and lines[2].endswith(
+        "reproduced under an alternative reading only")
+    assert lines[3].split()[:3] == ["↳", "alternative:", "t1.alt"]
+    assert lines[4].split()[:2] == ["check:", "thm"]
+    assert ("P: 1 paper claims, 0 reproduced as printed, 1 reproduced under an alternative "
+            "reading only, 0 not reproduced, 0 inconclusive, 0 not comparable; 1 consistency "
+            "checks apart, 1 holds, 0 fails, 0 inconclusive, 0 not comparable") in text
+    assert "  t1: as printed: off by 1; reproduced under: Z = tF" in text
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1005,7 +1005,8 @@ def paper_claims(rows) -> list[dict]:
             reason = f"as printed: {reason}; reproduced under: {reading}"
         first = printed[0]
         out.append({
-            "id": cid, "statement": first["statement"], "source": first["source"],
+            "id": cid, "statement": first.get("statement", ""),
+            "source": first.get("source", ""),
             "figure": first.get("figure", ""), "section": first.get("section", ""),
             "paper_value": first.get("paper_value"), "value": first.get("value"),
             "se": first.get("se"), "details": first.get("details") or {},

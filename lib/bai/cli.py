@@ -35,7 +35,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from .claims import format_ours, format_value
+from .claims import (AS_PRINTED, HOLDS, count_checks, count_paper_claims, format_ours,
+                     format_value, paper_claims)
 from .experiments import ENV_BACKEND, ENV_N_JOBS, ENV_SCHEDULER, PROFILES
 
 __all__ = ["find_root", "toc_files", "notebook_chapters", "execute", "stage", "write_twins",
@@ -351,34 +352,61 @@ def stage(book: Path, profile: str, out: Path, jobs: int = 1) -> None:
 
 
 def claims_table(data: dict, width: int = 52) -> str:
-    """The text table of one chapter's claims JSON: id, paper value, ours, verdict, totals."""
+    """The text table of one chapter's claims JSON: one line per paper claim (id, paper value,
+    ours, computed verdict) with its alternative readings and evidence indented beneath, then
+    the consistency checks, the totals in paper claims (checks counted apart) and the reason of
+    every claim that is not reproduced as printed (:func:`bai.claims.paper_claims`)."""
     if not isinstance(data, dict):
         raise TypeError(f"data must be a chapter's claims JSON (a dict), got {type(data).__name__}")
     if isinstance(width, bool) or not isinstance(width, int) or width < 8:
         raise ValueError(f"width must be an integer of at least 8 (characters), got {width!r}")
+    is_check = data.get("kind") == "check"
     rows = [("claim", "paper", "ours ± se", "verdict")]
     notes = []
-    totals = ({"holds": 0, "fails": 0, "not comparable": 0} if data.get("kind") == "check" else
-              {"reproduced": 0, "not reproduced": 0, "not comparable": 0})
-    for c in data["claims"]:
-        cid = c["id"] if len(c["id"]) <= width else c["id"][: width - 1] + "…"
-        rows.append((cid, format_value(c.get("paper_value")), format_ours(c), c["verdict"]))
-        totals[c["verdict"]] = totals.get(c["verdict"], 0) + 1
-        if c["verdict"] not in ("reproduced", "holds"):
-            notes.append(f"  {c['id']}: {c.get('reason') or '(NO REASON GIVEN)'}")
+
+    def cut(text):
+        return text if len(text) <= width else text[: width - 1] + "…"
+
+    def add(c, verdict, prefix=""):
+        rows.append((cut(prefix + c["id"]), format_value(c.get("paper_value")), format_ours(c),
+                     verdict))
+
+    if is_check:
+        for c in data["claims"]:
+            add(c, c["verdict"])
+            if c["verdict"] != HOLDS:
+                notes.append(f"  {c['id']}: {c.get('reason') or '(NO REASON GIVEN)'}")
+        head = f"{sum(count_checks(data['claims'], every_row=True).values())} checks, " + \
+            ", ".join(f"{v} {k}" for k, v in count_checks(data["claims"], every_row=True).items())
+    else:
+        pcs = paper_claims(data["claims"])
+        for pc in pcs:
+            add(pc, pc["verdict"])
+            for r in pc["beneath"]:
+                add(r, r["verdict"], f"  ↳ {r.get('role')}: ")
+            if pc["verdict"] != AS_PRINTED:
+                notes.append(f"  {pc['id']}: {pc.get('reason') or '(NO REASON GIVEN)'}")
+        checks = [c for c in data["claims"] if c.get("role") == "check"]
+        for c in checks:
+            add(c, c["verdict"], "check: ")
+            if c["verdict"] != HOLDS:
+                notes.append(f"  {c['id']} (check): {c.get('reason') or '(NO REASON GIVEN)'}")
+        counts = count_paper_claims(pcs)
+        head = f"{len(pcs)} paper claims, " + ", ".join(f"{v} {k}" for k, v in counts.items())
+        if checks:
+            head += f"; {len(checks)} consistency checks apart, " + ", ".join(
+                f"{v} {k}" for k, v in count_checks(checks).items())
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
     lines = []
     for k, r in enumerate(rows):
         lines.append("  ".join(r[i].ljust(widths[i]) for i in range(4)).rstrip())
         if k == 0:
             lines.append("  ".join("-" * w for w in widths))
-    n = sum(totals.values())
     lines.append("")
-    lines.append(f"{data.get('paper', data.get('chapter', ''))}: {n} claims, "
-                 + ", ".join(f"{v} {k}" for k, v in totals.items()))
+    lines.append(f"{data.get('paper', data.get('chapter', ''))}: {head}")
     if notes:
-        lines.append("fails / not comparable:" if data.get("kind") == "check" else
-                     "not reproduced / not comparable:")
+        lines.append("checks that do not hold:" if is_check else
+                     "not reproduced as printed (and checks that do not hold):")
         lines.extend(notes)
     return "\n".join(lines)
 
