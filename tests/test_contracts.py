@@ -531,6 +531,15 @@ CONTRACTS: dict[str, Contract] = {
     "bai.claims.ClaimsLedger": C(_m(chapter="ch", paper="p"),
                                  {"chapter": "str", "paper": "str", "kind": "choice"}),
     "bai.claims.format_value": C(_m(x=1.5, digits=4), {"digits": "count"}),
+    "bai.claims.TwoRates": C(_m(direction="less", level=0.95, test="boschloo"),
+                             {"direction": "choice", "level": "delta", "test": "choice"}),
+    "bai.claims.paper_claims": C(_m(rows=[{"id": "a", "verdict": "reproduced"}]),
+                                 {"rows": [3, None, "rows", [3], [{"id": "a"}]]}),
+    "bai.claims.count_paper_claims": C(
+        _m(claims=[{"verdict": "reproduced as printed"}]),
+        {"claims": [3, None, [3], [{"verdict": "reproduced"}]]}),
+    "bai.claims.count_checks": C(_m(rows=[{"verdict": "holds"}], every_row=True),
+                                 {"rows": [3, None, [3]], "every_row": "bool"}),
     # -- third batch --------------------------------------------------------------------------
     "bai.algorithms.racing.optimal_delta_split": C(
         _m(weights=np.array([1.0, 0.5]), taus=np.array([10.0, 4.0]), delta=0.1, n_arms=3),
@@ -636,7 +645,7 @@ CONTRACTS: dict[str, Contract] = {
         {"env": "env", "name": "choice", "n_runs": "count", "seed": "count0"}, ("env",)),
     "bai.plotting.level_colors": C(_m(levels=["a", "b"]), {"levels": [None, 3, 1.5]},
                                    ("levels",)),
-    "bai.cli.claims_table": C(lambda: dict(data={"claims": {}}, width=52),
+    "bai.cli.claims_table": C(lambda: dict(data={"claims": []}, width=52),
                               {"data": ["d", None, 3, [1]], "width": "count"}),
     # -- studies: the numeric helpers ---------------------------------------------------------
     "bai.studies.arena.lb_ratio": C(_m(delta=0.05), {"delta": "delta"}, ("delta",)),

@@ -971,12 +971,10 @@ def paper_claims(rows) -> list[dict]:
     ``verdict``, ``reason``, ``reading``, ``causes``, ``substitute``, ``rows`` (the printed
     rows) and ``beneath`` (its alternative and evidence rows).
     """
-    if not isinstance(rows, (list, tuple)):
-        raise TypeError(f"rows must be a list of claim dicts, got {type(rows).__name__}")
     groups: dict[str, list[dict]] = {}
-    for r in rows:
-        if not isinstance(r, dict):
-            raise TypeError(f"rows must hold claim dicts, got {type(r).__name__}")
+    for r in _dicts(rows, "rows"):
+        if "id" not in r:
+            raise TypeError(f"rows must hold claim dicts with an 'id', got {r!r:.60}")
         if r.get("role", "printed") == "check":
             continue
         groups.setdefault(r.get("claim") or r["id"], []).append(r)
@@ -1019,10 +1017,22 @@ def paper_claims(rows) -> list[dict]:
     return out
 
 
+def _dicts(items, name: str, key: str = "verdict") -> list[dict]:
+    if not isinstance(items, (list, tuple)):
+        raise TypeError(f"{name} must be a list of claim dicts, got {type(items).__name__}")
+    for x in items:
+        if not isinstance(x, dict) or key not in x:
+            raise TypeError(f"{name} must hold claim dicts with a {key!r}, got {x!r:.60}")
+    return list(items)
+
+
 def count_paper_claims(claims) -> dict:
     """Paper claims (from :func:`paper_claims`) per verdict, every verdict present."""
     out = dict.fromkeys(PAPER_VERDICTS, 0)
-    for c in claims:
+    for c in _dicts(claims, "claims"):
+        if c["verdict"] not in out:
+            raise ValueError(f"claims must hold paper claims (verdicts {PAPER_VERDICTS}), got "
+                             f"the verdict {c['verdict']!r}")
         out[c["verdict"]] += 1
     return out
 
@@ -1030,8 +1040,10 @@ def count_paper_claims(claims) -> dict:
 def count_checks(rows, every_row: bool = False) -> dict:
     """Consistency checks per verdict (:data:`CHECK_VERDICTS`): the rows of role ``"check"``,
     or every row (``every_row``, a ledger of kind ``"check"``)."""
+    if not isinstance(every_row, (bool, np.bool_)):
+        raise TypeError(f"every_row must be a bool, got {type(every_row).__name__}")
     out = dict.fromkeys(CHECK_VERDICTS, 0)
-    for r in rows:
+    for r in _dicts(rows, "rows"):
         if every_row or r.get("role", "printed") == "check":
             v = _CHECK_VERDICT.get(r["verdict"], r["verdict"])
             out[v] = out.get(v, 0) + 1

@@ -360,6 +360,8 @@ def claims_table(data: dict, width: int = 52) -> str:
         raise TypeError(f"data must be a chapter's claims JSON (a dict), got {type(data).__name__}")
     if isinstance(width, bool) or not isinstance(width, int) or width < 8:
         raise ValueError(f"width must be an integer of at least 8 (characters), got {width!r}")
+    if not isinstance(data.get("claims"), list):
+        raise TypeError("data must be a chapter's claims JSON, with a 'claims' list")
     is_check = data.get("kind") == "check"
     rows = [("claim", "paper", "ours ± se", "verdict")]
     notes = []
