@@ -379,8 +379,9 @@ CONTRACTS: dict[str, Contract] = {
                                    np.zeros(0), "v", None],
                                                "sigmas": "vector"}),
     # -- bai.instances -------------------------------------------------------------------------
-    "bai.instances.soare_benchmark": C(_m(d=2), {"d": "count", "omega": "pos", "scale": "pos",
-                                                 "sigma": "pos"}, ("d",)),
+    "bai.instances.soare_benchmark": C(_m(d=2), {"d": "count",
+                                                 "omega": [*BAD["pos"], 2 * math.pi, 4 * math.pi],
+                                                 "scale": "pos", "sigma": "pos"}, ("d",)),
     "bai.instances.canonical_bandit": C(_m(means=np.array([1.0, 0.5])),
                                         {"means": [np.array([np.nan, 1.0]), np.ones((2, 2)), np.zeros(1), "v",
                                                   None], "sigma": "pos"}, ("means",)),
@@ -639,7 +640,10 @@ CONTRACTS: dict[str, Contract] = {
                                          "verbose": "bool"}, ("X", "Y")),
     "bai.instances.click_instance": C(lambda: dict(n_arms=5, rng=rng()),
                                       {"n_arms": "count", "rng": "rng", "ctr_scale": "pos",
-                                       "gap": "nonneg"}, ("n_arms", "rng")),
+                                       "gap": "nonneg", "reduce": "bool", "distinct": "bool",
+                                       "best_range": ["ab", (0.5, 0.1), (0.0, 2.0), None, 3],
+                                       "other_range": ["ab", (0.5, 0.1), None]},
+                                      ("n_arms", "rng")),
     "bai.algorithms.baics.steps_per_second": C(
         lambda: dict(env=subpop(), name="T-a-S", n_runs=1, tau_max=100),
         {"env": "env", "name": "choice", "n_runs": "count", "seed": "count0"}, ("env",)),
@@ -1452,3 +1456,34 @@ def test_cli_helpers_refuse_bad_arguments(fn, kw, word):
     with pytest.raises((ValueError, TypeError), match=word):
         getattr(cli, fn)(**kw)
     assert issubclass(cli.CLIError, ValueError)
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 23: an error raised deep inside names the caller's argument, not the helper's
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("call,exc,words", [
+    # the instance would have no unique best arm (x_{d+1} = e_1)
+    (lambda: __import__("bai.instances").instances.soare_benchmark(5, omega=2 * math.pi),
+     ValueError, ("omega", "no unique best arm")),
+    # n and d, not the X of the environment built from them
+    (lambda: __import__("bai.instances").instances.unit_sphere(2, 5, rng()),
+     ValueError, ("n = 2 arms cannot span R^5", "n >= d")),
+    (lambda: __import__("bai.instances").instances.click_instance(5, rng(), reduce=False),
+     ValueError, ("n_arms = 5", "reduce=True")),
+    (lambda: __import__("bai.instances").instances.click_instance(400, rng()),
+     ValueError, ("n_arms = 400 is too many",)),
+    # the ledger's paper_value and failures / runs, not float() or clopper_pearson's k and n
+    (lambda: __import__("bai.claims").claims.ClaimsLedger("c", "p").compare(
+        "x", "s", source="T1", paper_value="about 3", value=1.0),
+     TypeError, ("paper_value", "a number")),
+    (lambda: __import__("bai.claims").claims.ClaimsLedger("c", "p").error_rate(
+        "x", "s", source="T1", failures=5, runs=3, delta=0.1),
+     ValueError, ("failures = 5", "runs = 3")),
+])
+def test_errors_name_the_callers_argument(call, exc, words):
+    with pytest.raises(exc) as info:
+        call()
+    for w in words:
+        assert w in str(info.value), (w, str(info.value))

@@ -8,7 +8,8 @@ import numpy as np
 
 from . import datasets
 from .environments import BernoulliLinearBandit, GaussianLinearBandit
-from .validation import check_rng, as_vector, check_int, check_nonnegative, check_positive
+from .validation import (as_vector, check_bool, check_int, check_nonnegative, check_positive,
+                         check_rng)
 
 __all__ = ["soare_benchmark", "canonical_bandit", "many_arms", "unit_sphere",
            "transductive_example", "multivariate_testing", "CLICK_DATA_DIR", "click_data",
@@ -28,6 +29,11 @@ def soare_benchmark(d: int, *, omega: float = 0.01, scale: float = 2.0,
     d = check_int(d, "d", minimum=2)
     omega = check_positive(omega, "omega")
     scale = check_positive(scale, "scale")
+    if 1.0 - np.cos(omega) <= 1e-12:   # x_{d+1} = e_1: no unique best arm
+        raise ValueError(f"omega = {omega:g} makes the competitor x_(d+1) = (cos omega, "
+                         f"sin omega, 0, ...) equal to the best arm e_1 (gap scale(1 - cos "
+                         f"omega) = 0): there is no unique best arm; omega must not be a "
+                         f"multiple of 2 pi (the paper's omega = 0.01)")
     extra = np.zeros(d)
     extra[0], extra[1] = np.cos(omega), np.sin(omega)
     X = np.vstack([np.eye(d), extra])
@@ -100,6 +106,8 @@ def unit_sphere(n: int, d: int, rng, *, sigma: float = 1.0) -> GaussianLinearBan
     """
     n = check_int(n, "n", minimum=2)
     d = check_int(d, "d", minimum=2)
+    if n < d:
+        raise ValueError(f"n = {n} arms cannot span R^{d}: need n >= d")
     check_rng(rng)
     X = rng.standard_normal((n, d))
     X /= np.linalg.norm(X, axis=1, keepdims=True)
@@ -264,6 +272,18 @@ def click_candidates(ctr_scale: float = 10.0):
     return arms
 
 
+def _interval(pair, name: str) -> tuple[float, float]:
+    """``(lo, hi)`` with ``0 <= lo < hi <= 1``, refused under the caller's ``name``."""
+    try:
+        lo, hi = (float(v) for v in pair)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a pair of numbers (lo, hi), got {pair!r}") from None
+    if not 0.0 <= lo < hi <= 1.0:
+        raise ValueError(f"{name} must be an interval (lo, hi) with 0 <= lo < hi <= 1, got "
+                         f"{pair!r}")
+    return lo, hi
+
+
 def click_instance(n_arms: int, rng, *, ctr_scale: float = 10.0,
                    best_range=(0.06, 1.0), other_range=(0.0, 0.035), gap: float = 0.0,
                    reduce: bool = True, distinct: bool = True) -> BernoulliLinearBandit:
@@ -292,11 +312,14 @@ def click_instance(n_arms: int, rng, *, ctr_scale: float = 10.0,
     n_arms = check_int(n_arms, "n_arms", minimum=2)
     check_rng(rng)
     gap = check_nonnegative(gap, "gap")
-    blo, bhi = map(float, best_range)
-    olo, ohi = map(float, other_range)
-    if not (0.0 <= blo < bhi <= 1.0 and 0.0 <= olo < ohi <= 1.0):
-        raise ValueError("best_range and other_range must be intervals (lo, hi) within [0, 1]")
+    reduce = check_bool(reduce, "reduce")
+    distinct = check_bool(distinct, "distinct")
+    (blo, bhi), (olo, ohi) = _interval(best_range, "best_range"), _interval(other_range,
+                                                                             "other_range")
     X, _, _ = _click_tables()
+    if not reduce and n_arms < X.shape[1]:
+        raise ValueError(f"with reduce=False, n_arms = {n_arms} arms cannot span "
+                         f"R^{X.shape[1]}: need n_arms >= {X.shape[1]} (or reduce=True)")
     theta = click_theta(ctr_scale)
     m = X @ theta
     eligible = np.ones(len(X), dtype=bool)
@@ -313,7 +336,9 @@ def click_instance(n_arms: int, rng, *, ctr_scale: float = 10.0,
     if distinct:  # not a copy of the best arm either
         pool = pool[np.any(X[pool] != X[best], axis=1)]
     if pool.size < n_arms - 1:
-        raise ValueError(f"only {pool.size} candidates qualify as other arms; {n_arms - 1} needed")
+        raise ValueError(f"n_arms = {n_arms} is too many: only {pool.size} candidates qualify "
+                         f"as other arms (other_range = {other_range}, gap = {gap:g}), and "
+                         f"n_arms - 1 = {n_arms - 1} are needed")
     others = rng.choice(pool, size=n_arms - 1, replace=False)
     idx = rng.permutation(np.concatenate([[best], others]))
     Xk = X[idx]
