@@ -361,13 +361,16 @@ class ErrorRate:
 
 @dataclass(frozen=True)
 class TwoRates:
-    """Rate A is lower (``direction="less"``) or higher (``"greater"``) than rate B, judged by
-    an exact one-sided two-sample test on the counts ``(k_a, n_a, k_b, n_b)``: Boschloo's
-    (``test="boschloo"``, uniformly more powerful than Fisher's) or Fisher's exact test.
+    """Rate A is lower (``direction="less"``) or higher (``"greater"``) than rate B, or equal
+    to it (``"equal"``), judged by an exact two-sample test on the counts
+    ``(k_a, n_a, k_b, n_b)``: Boschloo's (``test="boschloo"``, uniformly more powerful than
+    Fisher's) or Fisher's exact test.
 
-    *Reproduced* when the paper's direction is significant at ``1 - level``; *not reproduced*
-    when the opposite direction is; *inconclusive* otherwise. Exact tests are right at zero
-    counts, where a pooled normal approximation is not.
+    One-sided directions: *reproduced* when the paper's direction is significant at
+    ``1 - level``; *not reproduced* when the opposite direction is; *inconclusive* otherwise.
+    ``"equal"`` (our rate against the paper's, both as counts): *not reproduced* when the
+    two-sided test rejects equality at ``1 - level``, *reproduced* otherwise. Exact tests are
+    right at zero counts, where a pooled normal approximation is not.
     """
 
     direction: str
@@ -375,13 +378,17 @@ class TwoRates:
     test: str = "boschloo"
 
     def __post_init__(self):
-        if self.direction not in ("less", "greater"):
-            raise ValueError(f"direction must be 'less' or 'greater', got {self.direction!r}")
+        if self.direction not in ("less", "greater", "equal"):
+            raise ValueError(f"direction must be 'less', 'greater' or 'equal', got "
+                             f"{self.direction!r}")
         _level(self.level)
         if self.test not in ("boschloo", "fisher"):
             raise ValueError(f"test must be 'boschloo' or 'fisher', got {self.test!r}")
 
     def describe(self) -> str:
+        if self.direction == "equal":
+            return (f"our rate equal to the paper's: two-sided {self.test.capitalize()} exact "
+                    f"test at {1 - self.level:.2g}")
         word = "lower" if self.direction == "less" else "higher"
         return (f"rate A {word} than rate B: one-sided {self.test.capitalize()} exact test at "
                 f"{1 - self.level:.2g}")
@@ -401,6 +408,7 @@ class TwoRates:
         """One-sided p-value of "rate A ``direction`` rate B"."""
         k_a, n_a, k_b, n_b = self.check_counts(counts)
         alt = direction or self.direction
+        alt = "two-sided" if alt == "equal" else alt
         table = np.array([[k_a, n_a - k_a], [k_b, n_b - k_b]])
         if self.test == "fisher":
             return float(stats.fisher_exact(table, alternative=alt)[1])
@@ -410,6 +418,8 @@ class TwoRates:
 
     def verdict_counts(self, counts) -> str:
         alpha = 1.0 - self.level
+        if self.direction == "equal":
+            return NOT_REPRODUCED if self.p_value(counts) < alpha else REPRODUCED
         if self.p_value(counts) < alpha:
             return REPRODUCED
         other = "greater" if self.direction == "less" else "less"
@@ -430,6 +440,10 @@ class TwoRates:
         v = self.verdict_counts(counts)
         word = "lower" if self.direction == "less" else "higher"
         p = self.p_value(counts)
+        if self.direction == "equal":
+            return (f"{k_a}/{n_a} vs the paper's {k_b}/{n_b}: two-sided {self.test} p = "
+                    f"{format_value(p, 2)}" + (" (the rates differ)" if v == NOT_REPRODUCED
+                                               else ""))
         if v == NOT_REPRODUCED:
             other = "greater" if self.direction == "less" else "less"
             return (f"{k_a}/{n_a} vs {k_b}/{n_b}: rate A is significantly the other way "
@@ -600,6 +614,24 @@ class ClaimSpec:
                              f"paper claim needs a rule that can; make it a check")
 
 
+def _check_readings(readings) -> dict:
+    """``{name: {"role", "note"}}`` checked: roles of :data:`ROLES`, a note for every reading
+    that is not the printed one."""
+    if readings is None:
+        return {}
+    if not isinstance(readings, dict):
+        raise TypeError(f"readings must be a dict {{reading: {{'role', 'note'}}}}, got "
+                        f"{type(readings).__name__}")
+    out = {}
+    for name, r in readings.items():
+        if not isinstance(r, dict) or "role" not in r:
+            raise TypeError(f"readings[{name!r}] must be a dict with a 'role' (and a 'note'), "
+                            f"got {r!r}")
+        role, note = _check_role(r["role"], r.get("note", ""), f"reading {name!r}")
+        out[name] = {"role": role, "note": note}
+    return out
+
+
 def _template_fields(text: str) -> list[str]:
     import string
 
@@ -637,7 +669,8 @@ def _paper_number(x, name: str):
 class ClaimsLedger:
     """The claims of one chapter; :meth:`write` saves them as JSON for the book's ledger."""
 
-    def __init__(self, chapter: str, paper: str, specs=None, kind: str = "reproduction"):
+    def __init__(self, chapter: str, paper: str, specs=None, kind: str = "reproduction",
+                 readings=None):
         if not chapter or not isinstance(chapter, str):
             raise ValueError("chapter must be a non-empty string")
         if not paper or not isinstance(paper, str):
@@ -652,6 +685,9 @@ class ClaimsLedger:
         self.paper = paper
         self.kind = kind
         self.specs = specs
+        #: ``{reading: {"role": ..., "note": ...}}``: a row checked with ``reading=<name>``
+        #: takes its role and note from here (the paper's printed reading is ``"printed"``)
+        self.readings = _check_readings(readings)
         self.claims: list[Claim] = []
         #: how the chapter ran (profile, overrides; :meth:`write` adds the run time, the date
         #: and the library version), for the chapter's summary and the book's status page
@@ -670,9 +706,10 @@ class ClaimsLedger:
         measurement depends on the rule: ``value`` (and its standard error ``se``) for
         :class:`Tolerance`, :class:`AtMost` and :class:`AtLeast`; ``failures`` and ``runs`` for
         :class:`ErrorRate`; ``counts = (k_a, n_a, k_b, n_b)`` for :class:`TwoRates`; ``holds``
-        (a bool computed from the results, and optionally ``value``) for :class:`Holds`, with
-        ``inconclusive`` (a computed sentence) when the criterion's computation says the runs
-        cannot tell; nothing for :class:`NotComparable`. ``role`` and ``note`` override the
+        (a bool computed from the results, and optionally ``value``) for :class:`Holds`;
+        nothing for :class:`NotComparable`. ``inconclusive`` (a computed sentence), when the
+        chapter's own computation says the runs cannot tell, turns a row that would be
+        reproduced into an inconclusive one (a row that fails still fails). ``role`` and ``note`` override the
         spec's (e.g. per reading). A row that is not reproduced gets a computed ``reason``
         unless one is given.
 
@@ -704,6 +741,13 @@ class ClaimsLedger:
             if k.isidentifier():
                 raise ValueError(f"claim {id!r} needs the field {k!r} to fill its paper claim "
                                  f"id {spec.claim!r}")
+        reading = fields.get("reading")
+        if role is None and spec.role == "printed" and reading in self.readings:
+            role = self.readings[reading]["role"]
+            note = self.readings[reading]["note"] if note is None else note
+        elif (note is None and spec.role in ("evidence", "check") and reading in self.readings
+              and self.readings[reading]["role"] != "printed"):
+            note = f"{spec.note} (under {reading}: {self.readings[reading]['note']})".lstrip()
         role, note = _check_role(spec.role if role is None else role,
                                  spec.note if note is None else note, f"claim {cid!r}")
         if inconclusive is not None and not (isinstance(inconclusive, str)
@@ -755,10 +799,7 @@ class ClaimsLedger:
                                      _record=False, **common)
             if se is not None and value is not None:   # the value's uncertainty, when given
                 claim.se = check_nonnegative(float(se), "se")
-            if inconclusive:
-                claim.verdict = INCONCLUSIVE
-                claim.reason = reason or inconclusive
-            elif claim.verdict != REPRODUCED and not reason:
+            if claim.verdict != REPRODUCED and not reason and not inconclusive:
                 claim.reason = f"does not hold: {rule.criterion}" + (
                     "" if value is None else f" (ours: {format_value(value)})")
         elif isinstance(rule, NotComparable):
@@ -779,6 +820,9 @@ class ClaimsLedger:
                     role, note = "check", (f"bound met {format_value(m, 3)} times over: it "
                                            f"cannot fail in practice, so it is a consistency "
                                            f"check, not a reproduction (was {was})")
+        if inconclusive and claim.verdict == REPRODUCED:   # agrees, but cannot tell
+            claim.verdict = INCONCLUSIVE
+            claim.reason = reason or inconclusive
         claim.claim, claim.role, claim.note = parent, role, note
         claim.causes = spec.causes
         if spec.substitute and claim.verdict != NOT_COMPARABLE:

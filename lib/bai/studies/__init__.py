@@ -224,6 +224,10 @@ class Study:
         ``{id: ClaimSpec}``: the claims the chapter checks (``bai.reported.<paper>.CLAIMS``).
     kind : {"reproduction", "check"}
         A reproduction of a paper's claims, or the book's own checks.
+    readings : dict
+        ``{reading: {"role", "note"}}``: the readings of the paper under which the chapter
+        checks a claim (a ``reading=`` field of the check); the paper's printed one has role
+        ``"printed"``, the others ``"alternative"`` with a note (``bai.reported.<paper>``).
     """
 
     chapter: str
@@ -232,6 +236,7 @@ class Study:
     grids: dict = field(default_factory=dict)
     claims: dict = field(default_factory=dict)
     kind: str = "reproduction"
+    readings: dict = field(default_factory=dict)
 
     def __post_init__(self):
         for arg in ("chapter", "paper"):
@@ -239,7 +244,7 @@ class Study:
                 raise TypeError(f"{arg} must be a non-empty string, got {getattr(self, arg)!r}")
         if self.kind not in ("reproduction", "check"):
             raise ValueError(f"kind must be 'reproduction' or 'check', got {self.kind!r}")
-        for arg in ("profiles", "grids", "claims"):
+        for arg in ("profiles", "grids", "claims", "readings"):
             if not isinstance(getattr(self, arg), Mapping):
                 raise TypeError(f"{arg} must be a dict, got {type(getattr(self, arg)).__name__}")
         if not self.profiles or not all(isinstance(p, Mapping) for p in self.profiles.values()):
@@ -312,7 +317,8 @@ class Study:
     def ledger(self) -> ClaimsLedger:
         """An empty ledger for the chapter, holding its claims' fixed text; it records the
         profile and overrides of the last :meth:`parameters` call, and its run time."""
-        ledger = ClaimsLedger(self.chapter, self.paper, specs=self.claims, kind=self.kind)
+        ledger = ClaimsLedger(self.chapter, self.paper, specs=self.claims, kind=self.kind,
+                              readings=self.readings)
         ledger.meta.update(getattr(self, "_run", {}))
         return ledger
 

@@ -481,16 +481,12 @@ def mean_check(cid: str, s: dict, reading: str) -> dict:
 
 
 def pcs_check(cid: str, s: dict, reading: str) -> dict:
-    """A rate of correct selection against the paper's, with the binomial SE at the pooled rate."""
-    paper = PAPER.CLAIMS[cid].paper_value
-    p = 0.5 * (s["P(correct)"] + paper)
-    se = np.sqrt(p * (1 - p) / s["runs"])
-    why = ("the spec's Z = tF/2 is a more conservative stopping rule than Z = tF, the convention "
-           "that matches the paper's stopping times" if reading in ("spec", "forced", "glr-half")
-           else f"not discussed in the chapter ({s['runs']} runs)")
-    return dict(reading=reading, value=s["P(correct)"], se=se, n_runs=s["runs"],
-                reason=f"ours {s['P(correct)']:.3f} against {paper}: {why}"
-                if _fails(cid, s["P(correct)"], se) else "")
+    """A rate of correct selection against the paper's, both as counts (the paper's of its
+    300 runs): Fisher's exact test of equal rates (the claim's rule)."""
+    paper, n_paper = PAPER.CLAIMS[cid].paper_value, PAPER.VALUES["table1"]["n_runs"]
+    k = int(round(s["P(correct)"] * s["runs"]))
+    counts = (k, int(s["runs"]), int(round(paper * n_paper)), n_paper)
+    return dict(reading=reading, value=s["P(correct)"], counts=counts, n_runs=s["runs"])
 
 
 def errors(s: dict) -> dict:
@@ -772,19 +768,20 @@ def slopes_table(sweep: pd.DataFrame, tstar: float) -> pd.DataFrame:
 
 def slope_check(sweep: pd.DataFrame, reading: str, tstar: float) -> dict:
     """Thm 4.1 for one reading: the marginal slope against T* (10 % + 2 SE). When the slope is
-    inside the band but its SE exceeds 10 % of T*, the claim is not comparable (paper_value
-    None, T* in the details): consistent with T* but too noisy to confirm it."""
+    inside the band but its SE exceeds 10 % of T*, the row is inconclusive: consistent with T*
+    but too noisy to confirm it."""
     s = _tascs(sweep, reading)
     slope, se = marginal_slope(s)
     ratios = {f"{d:g}": float(v) for d, v in (s["E[tau]/log(1/d)"] / tstar).items()}
-    decided = _fails("baics.thm41.asymptotic.{reading}", slope, se, tstar) or se <= 0.1 * tstar
-    return dict(reading=reading, value=slope, se=se, paper_value=tstar if decided else None,
-                T_star=tstar, ratios=ratios, reason=(
-                    "value: weighted least-squares slope of the mean stopping time against "
-                    "ln(1/delta) over the three smallest delta; paper_value: our T* of E1 (the "
-                    "paper gives no number)" if decided else
-                    f"the fitted slope {slope:.0f} has SE {se:.0f} > 10% of T*: consistent with T* "
-                    "but too noisy to confirm it (heavy-tailed stopping times)"))
+    noisy = se > 0.1 * tstar
+    return dict(reading=reading, value=slope, se=se, paper_value=tstar, T_star=tstar,
+                ratios=ratios, note_value=(
+                    "weighted least-squares slope of the mean stopping time against ln(1/delta) "
+                    "over the three smallest delta; paper_value: our T* of E1 (the paper gives "
+                    "no number)"),
+                inconclusive=(f"the fitted slope {slope:.0f} has SE {se:.0f} > 10% of T*: "
+                              "consistent with T* but too noisy to confirm it (heavy-tailed "
+                              "stopping times)") if noisy else None)
 
 
 def sweep_lb_check(sweep: pd.DataFrame, reading: str) -> dict:
@@ -816,6 +813,7 @@ def wstar_check(sweep: pd.DataFrame, reading: str) -> dict:
 # ---------------------------------------------------------------------------------------------
 
 STUDY = Study(
+    readings=PAPER.READINGS,
     chapter="wu_baics",
     paper="Wu, Zheng, Zhu, Best Arm Identification with Fairness Constraints on Subpopulations "
           "(BAICS)",
