@@ -708,8 +708,9 @@ class ClaimsLedger:
         :class:`ErrorRate`; ``counts = (k_a, n_a, k_b, n_b)`` for :class:`TwoRates`; ``holds``
         (a bool computed from the results, and optionally ``value``) for :class:`Holds`;
         nothing for :class:`NotComparable`. ``inconclusive`` (a computed sentence), when the
-        chapter's own computation says the runs cannot tell, turns a row that would be
-        reproduced into an inconclusive one (a row that fails still fails). ``role`` and ``note`` override the
+        chapter's own computation says the runs cannot tell, makes a :class:`Holds` row
+        inconclusive, and a measured row that would be reproduced too (one that fails still
+        fails). ``role`` and ``note`` override the
         spec's (e.g. per reading). A row that is not reproduced gets a computed ``reason``
         unless one is given.
 
@@ -820,7 +821,9 @@ class ClaimsLedger:
                     role, note = "check", (f"bound met {format_value(m, 3)} times over: it "
                                            f"cannot fail in practice, so it is a consistency "
                                            f"check, not a reproduction (was {was})")
-        if inconclusive and claim.verdict == REPRODUCED:   # agrees, but cannot tell
+        # the chapter's own computation says the runs cannot tell: a qualitative row is then
+        # inconclusive whatever ``holds`` says; a measured row only when it would agree
+        if inconclusive and (claim.verdict == REPRODUCED or isinstance(rule, Holds)):
             claim.verdict = INCONCLUSIVE
             claim.reason = reason or inconclusive
         claim.claim, claim.role, claim.note = parent, role, note
