@@ -697,7 +697,7 @@ class ClaimsLedger:
     def check(self, id: str, *, value=None, se=None, holds=None, failures=None, runs=None,
               counts=None, paper_value=None, reason: str | None = None,
               inconclusive: str | None = None, role: str | None = None,
-              note: str | None = None, **fields) -> Claim:
+              note: str | None = None, claim: str | None = None, **fields) -> Claim:
         """Check the row filed as ``id`` in :attr:`specs`, in one line, with a computed verdict.
 
         ``id``, the statement and the spec's ``claim`` may be templates: the keyword arguments
@@ -710,9 +710,9 @@ class ClaimsLedger:
         nothing for :class:`NotComparable`. ``inconclusive`` (a computed sentence), when the
         chapter's own computation says the runs cannot tell, makes a :class:`Holds` row
         inconclusive, and a measured row that would be reproduced too (one that fails still
-        fails). ``role`` and ``note`` override the
-        spec's (e.g. per reading). A row that is not reproduced gets a computed ``reason``
-        unless one is given.
+        fails). ``role``, ``note`` and ``claim`` (the paper claim's id) override the spec's
+        (e.g. per reading). A row that is not reproduced gets a computed ``reason`` unless one
+        is given.
 
         Two conventions are applied here, never typed in a chapter: a row of a spec with a
         ``substitute`` is *not comparable* (its analogue's verdict kept in
@@ -737,7 +737,10 @@ class ClaimsLedger:
         for k in _template_fields(spec.statement):
             if "{" + k + "}" in statement and k.isidentifier():
                 raise ValueError(f"claim {id!r} needs the field {k!r} to fill its statement")
-        parent = _fill(spec.claim, {**fields, **fill}) if spec.claim else cid
+        if claim is not None and not (isinstance(claim, str) and claim):
+            raise TypeError(f"claim must be a non-empty string (a paper claim's id), got "
+                            f"{claim!r}")
+        parent = claim or (_fill(spec.claim, {**fields, **fill}) if spec.claim else cid)
         for k in _template_fields(parent):
             if k.isidentifier():
                 raise ValueError(f"claim {id!r} needs the field {k!r} to fill its paper claim "
