@@ -60,11 +60,19 @@ _T1 = VALUES["table1"]
 _DELTA = VALUES["settings"]["delta"]
 
 
-def _one_run(statement: str, column: str) -> ClaimSpec:
+def _one_run(statement: str, column: str, **kw) -> ClaimSpec:
     """A Table 1 total: the paper's single run against the spread of our runs."""
     return ClaimSpec(statement, _T1["source"], Holds(
         "the paper's single run lies between the 2.5% and 97.5% quantiles of our runs"),
-        paper_value=float(sum(_T1[column])), figure="Table 1")
+        paper_value=float(sum(_T1[column])), figure="Table 1", **kw)
+
+
+_OBD = ("the Open Bandit Dataset click model (ctr_scale = 10, ASSUMED) in place of Yahoo! "
+        "Webscope R6A, which cannot be redistributed")
+_CAUSE_T1 = ("the published algorithm (Eq. 3 radius with K^2, eps = 0, the greedy rule) needs "
+             "more samples than the paper's single Table 1 run in every one of our runs; the "
+             "run matches the authors' early script (another radius, eps = Delta_min), so Table "
+             "1 was likely produced by that script")
 
 
 #: Fixed parts of the reasons given with some claims (the chapter adds the computed numbers).
@@ -98,9 +106,12 @@ CLAIMS: dict = {
         "LinGapE puts > 99% of its pulls on e2 (d = 5)", _T1["source"], AtLeast(0.99),
         paper_value=_T1["LinGapE"][1] / sum(_T1["LinGapE"]), figure="Table 1"),
     "lingape.table1.lingape_total": _one_run("LinGapE total at d = 5 (the paper's algorithm)",
-                                             "LinGapE"),
+                                             "LinGapE", causes=_CAUSE_T1),
     "lingape.table1.lingape_total.early_script": _one_run(
-        "LinGapE total at d = 5 with the early script's radius and eps = Delta_min", "LinGapE"),
+        "LinGapE total at d = 5 with the early script's radius and eps = Delta_min", "LinGapE",
+        claim="lingape.table1.lingape_total", role="alternative",
+        note="the authors' early script (another radius, eps = Delta_min), not the published "
+             "algorithm"),
     "lingape.table1.oracle_total": ClaimSpec(
         "XY-oracle total at d = 5", _T1["source"], Tolerance(rel=0.01),
         paper_value=float(sum(_T1["XY-oracle"])), figure="Table 1"),
@@ -111,7 +122,9 @@ CLAIMS: dict = {
     "lingape.fig1.beats_oracle.factor_d5": ClaimSpec(
         "LinGapE needs about 6x fewer samples than the oracle at d = 5 (Table 1 totals)",
         _T1["source"], Tolerance(rel=0.25),
-        paper_value=sum(_T1["XY-oracle"]) / sum(_T1["LinGapE"]), figure="Table 1"),
+        paper_value=sum(_T1["XY-oracle"]) / sum(_T1["LinGapE"]), figure="Table 1",
+        causes="derived from Table 1's single LinGapE run, which is more typical of the early "
+               "script than of the published algorithm (see the Table 1 total)"),
     "lingape.fig1.beats_static": ClaimSpec(
         "LinGapE needs far fewer samples than XY-static at every d",
         f"{_SRC}, Sec. 7.1.1, Figure 1",
@@ -139,12 +152,16 @@ CLAIMS: dict = {
     "lingape.fig2.advantage_grows_small_gap": ClaimSpec(
         "the advantage of LinGapE over XY-static grows as the gap shrinks", f"{_SRC}, Sec. 7.1.2",
         Holds("static/LinGapE ratio increases (by more than 2 SE) at each smaller gap"),
-        figure="Figure 2"),
+        figure="Figure 2",
+        causes="at the smallest gaps both methods pay mostly for the same hard direction, so "
+               "the ratio levels off; the paper's Figure 2 values are lost"),
     "lingape.sec7_1.adaptive_5x": ClaimSpec(
         "XY-adaptive (reset reading) is at least five times worse than XY-static (Fig. 2 "
         "setting)", VALUES["adaptive_vs_static"]["source"],
         AtLeast(VALUES["adaptive_vs_static"]["factor"]),
-        paper_value=VALUES["adaptive_vs_static"]["factor"], figure="Figure 2"),
+        paper_value=VALUES["adaptive_vs_static"]["factor"], figure="Figure 2",
+        causes="the phase schedule of the reset reading (alpha = 0.1, the authors' XY-adaptive "
+               "code is not public) decides the factor"),
     "lingape.sec7_2.adaptive_5x": ClaimSpec(
         "XY-adaptive is at least five times worse than XY-static on the real data",
         VALUES["adaptive_vs_static"]["source"], NotComparable(
@@ -153,19 +170,20 @@ CLAIMS: dict = {
     "lingape.fig3.real_5x": ClaimSpec(
         "on real click data LinGapE needs roughly five times fewer samples than XY-static",
         VALUES["real_data"]["source"], Tolerance(rel=0.3),
-        paper_value=VALUES["real_data"]["factor"], figure="Figure 3"),
+        paper_value=VALUES["real_data"]["factor"], figure="Figure 3", substitute=_OBD),
     "lingape.fig3.gap_grows_with_K": ClaimSpec(
         "the difference XY-static - LinGapE grows with the number of arms",
         f"{_SRC}, Sec. 7.2, Figure 3",
         Holds("weighted least-squares slope of the mean paired difference (XY-static - LinGapE, "
-              "same instance) against K exceeds 2 SE"), figure="Figure 3"),
+              "same instance) against K exceeds 2 SE"), figure="Figure 3", substitute=_OBD),
     "lingape.fig3.correct": ClaimSpec(
         "LinGapE returns the best arm on the click instances", f"{_SRC}, Sec. 7.2",
-        ErrorRate(_DELTA), figure="Figure 3"),
+        ErrorRate(_DELTA), figure="Figure 3", substitute=_OBD),
     "lingape.mab.reduction": ClaimSpec(
         "canonical basis: H_eps = sum_k 18 / max(3 eps, eps + Delta_k)^2 (reduces to UGapE's)",
         "spec Sec. 3 (derived; the paper states the reduction)",
-        Holds("LP-based H_eps equals the closed form within 1e-6 on random bandits")),
+        Holds("LP-based H_eps equals the closed form within 1e-6 on random bandits"),
+        role="check", note="our LP against the closed form: a check of the implementation"),
     "lingape.thm3.near_constant_factor": ClaimSpec(
         "H_0 is within a constant factor of H_oracle when one arm is near-optimal (Thm 3)",
         f"{_SRC}, Theorem 3 (constants lost)",
