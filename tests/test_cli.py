@@ -175,9 +175,10 @@ def test_reproduce_optimal_design_end_to_end(tmp_path):
         assert row.startswith(claim["id"]) and row.rstrip().endswith(claim["verdict"])
         assert format_ours(claim) in row
     counts = {v: sum(c["verdict"] == v for c in data["claims"])
-              for v in ("holds", "fails", "not comparable")}
-    assert (f"{data['paper']}: {len(data['claims'])} claims, {counts['holds']} holds, "
-            f"{counts['fails']} fails, {counts['not comparable']} not comparable") in text
+              for v in ("holds", "fails", "inconclusive", "not comparable")}
+    assert (f"{data['paper']}: {len(data['claims'])} checks, {counts['holds']} holds, "
+            f"{counts['fails']} fails, {counts['inconclusive']} inconclusive, "
+            f"{counts['not comparable']} not comparable") in text
 
 
 def test_script_is_a_thin_wrapper():

@@ -484,36 +484,44 @@ def ratio_to_lower_bound(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def bounds_checks(runs: pd.DataFrame) -> dict:
-    """Claims ``rage.thm1.lb`` and ``rage.thm2.bound``: ``{id: {"holds", "value"}}``."""
+    r"""Claims ``rage.thm1.lb`` and ``rage.thm2.bound``.
+
+    ``rage.thm1.lb``: ``{"holds", "value"}``, every mean count against the valid Gaussian bound
+    :math:`2\psi^*\log(1/2.4\delta)` (twice the printed one: the KL of
+    :math:`\mathcal N(0,1)` noise is :math:`\Delta^2/2\|y\|^2`), value the smallest ratio.
+    ``rage.thm2.bound``: ``{"value"}``, the largest RAGE run over its Theorem 2 bound (a
+    ratio <= 1 holds; the ledger makes it a consistency check when met 10 times over)."""
     above = runs.groupby(["fig", "method", "x"]).agg(m=("samples", "mean"), lb=("lb", "mean"))
     t2 = runs[(runs["method"] == "RAGE") & runs["thm2"].notna()]
-    return {"rage.thm1.lb": {"holds": bool((above["m"] >= above["lb"]).all()),
-                             "value": float((above["m"] / above["lb"]).min())},
-            "rage.thm2.bound": {"holds": bool((t2["samples"] <= t2["thm2"]).all()),
-                                "value": float((t2["samples"] / t2["thm2"]).max())}}
+    ratio = above["m"] / (2.0 * above["lb"])
+    return {"rage.thm1.lb": {"holds": bool((ratio >= 1.0).all()), "value": float(ratio.min())},
+            "rage.thm2.bound": {"value": float((t2["samples"] / t2["thm2"]).max())}}
 
 
 def fig1b_linearity(summ: pd.DataFrame, profile: str) -> dict:
-    """Claim ``rage.fig1b.lingape_linear_in_arms``: LinGapE's mean is at least n with a slope
-    against n in the stated range, while RAGE's mean stays below n; a reason when it fails."""
+    """Claim ``rage.fig1b.lingape_linear_in_arms``: LinGapE's mean is at least n (its initial
+    pull of every arm) with a least-squares slope against n in ``REP.LINEAR_SLOPE``; a reason
+    when it fails."""
     t1b = pivot(summ, "1b")
+    if "LinGapE" not in t1b:
+        return {"holds": False, "value": None,
+                "reason": f"the {profile!r} profile does not run LinGapE on Figure 1b"}
     ns = t1b.index.to_numpy(float)
-    has = "LinGapE" in t1b
-    slope = float(np.polyfit(ns, t1b["LinGapE"].to_numpy(), 1)[0]) if has else float("nan")
+    slope = float(np.polyfit(ns, t1b["LinGapE"].to_numpy(), 1)[0])
     lo, hi = REP.LINEAR_SLOPE
-    above, below = bool(has and (t1b["LinGapE"] >= ns).all()), bool((t1b["RAGE"] < ns).all())
-    ok = bool(has and above and lo <= slope <= hi and below)
-    reason = "" if ok else (f"at the {profile!r} profile's n: slope {slope:.2f}, LinGapE >= n "
-                            f"{above}, RAGE < n {below} (RAGE's count does not depend on n; it "
-                            f"exceeds small n)")
+    above = bool((t1b["LinGapE"] >= ns).all())
+    ok = bool(above and lo <= slope <= hi)
+    reason = "" if ok else (f"at the {profile!r} profile's n: slope {slope:.2f} (needs "
+                            f"[{lo:g}, {hi:g}]), LinGapE >= n at every n: {above}")
     return {"holds": ok, "value": slope, "reason": reason}
 
 
 def static_reason(r: pd.Series) -> str:
-    """Reason of ``rage.fig1a.static_worst`` when XY-static / RAGE (``r``) is not above 2."""
-    return "" if (r > REP.FAR_ABOVE).all() else (
-        f"XY-static / RAGE is {r.min():.2f} at d = {r.idxmin()}: a static design loses a factor "
-        f"that grows with d (Prop. 1), small at this profile's small d")
+    """Reason of ``rage.fig1a.static_worst`` when XY-static / RAGE (``r``, indexed by d) is not
+    above ``REP.FAR_ABOVE`` at the largest d."""
+    return "" if r.iloc[-1] > REP.FAR_ABOVE else (
+        f"XY-static / RAGE is {r.iloc[-1]:.2f} at the largest d = {r.index[-1]}: a static design "
+        f"loses a factor that grows with d (Prop. 1), small at this profile's d")
 
 
 def key_table(summ: pd.DataFrame, ratio_lb: pd.DataFrame) -> pd.DataFrame:
