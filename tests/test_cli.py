@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -161,8 +162,10 @@ def test_reproduce_optimal_design_end_to_end(tmp_path):
     data = json.loads(claims_file.read_text())
     assert data["chapter"] == "optimal_design" and data["claims"]
     assert (out / "optimal_design.ipynb").is_file()
-    # papermill's progress bar over the cells (stderr)
+    # papermill's progress bar over the cells (stderr), and the grid's tasks inside the cell
     assert "Executing" in res.stderr and "cell/s" in res.stderr
+    assert re.search(r"^  \S.*: (\d+)/\1 tasks \(100%\), done in \d+", res.stderr, re.M), \
+        res.stderr
     # the chapter keeps no checkpoints, and the command says nothing about them
     assert "checkpoints" not in res.stdout
     assert "overrides {'n_runs': 2}" in res.stdout
@@ -216,3 +219,28 @@ def test_twins_begin_with_an_install_cell_from_the_one_repository_setting(tmp_pa
         assert "BAI_INSTALL_SOURCE" in first.source
         assert any("parameters" in c.metadata.get("tags", []) for c in nb.cells[1:])
         compile(first.source, "install", "exec")
+
+
+def test_progress_line_counts_tasks_and_time_left():
+    from bai.cli import _progress_line
+
+    base = {"name": "grid", "total": 40, "initial": 10, "start": 100.0}
+    assert _progress_line({**base, "done": 10, "now": 100.0}) == "  grid: 10/40 tasks (25%)"
+    # 10 tasks in 20 s since the start (the 10 read from checkpoints do not count): 40 s left
+    assert _progress_line({**base, "done": 20, "now": 120.0}) == \
+        "  grid: 20/40 tasks (50%), about 40s left"
+    assert _progress_line({**base, "done": 40, "now": 190.0}) == \
+        "  grid: 40/40 tasks (100%), done in 1m30s"
+
+
+def test_run_experiment_writes_its_progress_where_the_cli_reads_it(tmp_path, monkeypatch):
+    from bai.experiments import ENV_PROGRESS_FILE, run_experiment
+
+    path = tmp_path / "progress.json"
+    monkeypatch.setenv(ENV_PROGRESS_FILE, str(path))
+    run_experiment(lambda rng, a: {"x": float(rng.random())}, [{"a": 1}, {"a": 2}], 3,
+                   name="tiny", progress=False)
+    state = json.loads(path.read_text())
+    assert (state["name"], state["done"], state["total"], state["initial"]) == ("tiny", 6, 6, 0)
+    assert state["now"] >= state["start"]
+    assert not list(tmp_path.glob(".tmp-*"))

@@ -1166,6 +1166,53 @@ def _glr_one():
 
 _GLR_KERNEL = "numba-compiled kernel of the GLR rules, called on their validated state; its " \
     "checked face is {}"
+def _arena_rule():
+    from bai.arena import XYStaticTracking
+    return XYStaticTracking()
+
+
+CONTRACTS.update({
+    "bai.arena.run_rule": C(
+        lambda: dict(rule=_arena_rule(), env=soare_env(), rng=rng(), deltas=0.1,
+                     max_samples=_GLR_CAP),
+        {"rule": [None, 3, "uniform", object()], "env": "env", "rng": "rng",
+         "deltas": _DELTAS_BAD, "threshold": _THR_BAD, "max_samples": "count"},
+        ("rule", "env", "rng")),
+    "bai.arena.run_rule_runs": C(
+        lambda: dict(rule=_arena_rule(), env=soare_env(), n_runs=2, rng=rng(), deltas=0.1,
+                     max_samples=_GLR_CAP),
+        {"rule": [None, 3, "uniform", object()], "env": "env", "n_runs": "count",
+         "rng": "rng", "deltas": _DELTAS_BAD, "max_samples": "count"},
+        ("rule", "env", "n_runs", "rng")),
+    "bai.arena.compare": C(
+        lambda: dict(rules={"mine": _arena_rule(), "uniform": "uniform"},
+                     instances={"soare": soare_env()}, deltas=[0.1], n_runs=2,
+                     max_samples=_GLR_CAP),
+        {"rules": [None, 3, "FWS", {}, [], {"x": "no-such-rule"}, {"x": object()}, {3: "FWS"}],
+         "instances": [None, 3, {}, {"x": 3}, {"x": "soare"}],
+         "deltas": _DELTAS_BAD, "threshold": _THR_BAD, "n_runs": [1, 0, -1, 2.5, None, "2"],
+         "seed": [-1, 1.5, None, "0"], "n_jobs": "count", "max_samples": "count",
+         "batch": [0, -1, 1.5, "1", 3], "checkpoint_dir": [3, True, 1.5],
+         "progress": [3, "yes", 1.5]},
+        ("rules", "instances")),
+    "bai.studies.bring_your_own.page_instances": C(
+        _m(P={"transductive_d": 4}),
+        {"P": [{"transductive_d": 3}, {"transductive_d": 0}, {"transductive_d": "4"},
+               {"transductive_d": None}]},
+        ("P",), names={"P": ("transductive_d",)}),
+    "bai.studies.bring_your_own.faithfulness": C(
+        lambda: dict(env=soare_env(), seeds=1, deltas=[0.1], max_samples=_GLR_CAP),
+        {"env": "env", "seeds": "count", "deltas": _DELTAS_BAD, "max_samples": "count"},
+        ("env", "seeds", "deltas")),
+})
+EXEMPT.update({
+    "bai.arena.SamplingRule": "a base class to subclass (no arguments); a subclass's output is "
+                              "checked by run_rule, naming the rule and the step",
+    "bai.arena.RuleState": "built by run_rule from the run's own state (not a user's input)",
+    "bai.arena.XYStaticTracking": "a sampling rule with no arguments",
+    "bai.arena.library_rules": "no arguments",
+    "bai.arena.Comparison": _RESULT,
+})
 EXEMPT.update({
     "bai.algorithms.glr.GLRResult": _RESULT,
     "bai.algorithms.glr_baselines.TrackingResult": _RESULT,

@@ -13,10 +13,12 @@ One module per kind of object:
 - :mod:`bai.plotting`      the book's plotting style
 - :mod:`bai.reported`      the values the papers report (compared against, never printed as ours)
 - :mod:`bai.algorithms`    the papers' algorithms, one module per paper
+- :mod:`bai.arena`         your own sampling rule in plain Python against the library's rules
 """
 
 from . import (
     algorithms,
+    arena,
     claims,
     datasets,
     designs,
@@ -38,6 +40,6 @@ except _metadata.PackageNotFoundError:  # pragma: no cover - a source tree that 
     __version__ = "0+unknown"
 del _metadata
 
-__all__ = ["algorithms", "claims", "datasets", "designs", "environments", "estimation",
+__all__ = ["algorithms", "arena", "claims", "datasets", "designs", "environments", "estimation",
            "experiments", "instances", "lower_bounds", "plotting", "reported", "validation",
            "__version__"]

@@ -254,13 +254,82 @@ def execute(md: Path, output: Path, profile: str, claims_dir: Path,
             os.environ.setdefault(var, "1")
         start = time.perf_counter()
         partial = Path(tmp) / "executed.ipynb"
-        pm.execute_notebook(
-            str(src), str(partial), parameters=params, cwd=str(md.parent),
-            kernel_name="python3", progress_bar=progress_bar, log_output=False,
-        )
+        watcher = _TaskProgress(Path(tmp) / "progress.json") if progress_bar else None
+        try:
+            pm.execute_notebook(
+                str(src), str(partial), parameters=params, cwd=str(md.parent),
+                kernel_name="python3", progress_bar=progress_bar, log_output=False,
+            )
+        finally:
+            if watcher is not None:
+                watcher.stop()
         elapsed = time.perf_counter() - start
         shutil.move(str(partial), output)  # only a finished execution reaches `output`
     return elapsed
+
+
+def _progress_line(state: dict) -> str:
+    """One line of a grid's progress from the JSON that :func:`bai.experiments.run_experiment`
+    writes (``done``/``total`` tasks, the time left at the rate since the grid started)."""
+    done, total, initial = int(state["done"]), int(state["total"]), int(state["initial"])
+    elapsed = max(float(state["now"]) - float(state["start"]), 0.0)
+    line = f"  {state['name']}: {done}/{total} tasks ({100 * done / max(total, 1):.0f}%)"
+    if done >= total:
+        return line + f", done in {_duration(elapsed)}"
+    if done > initial and elapsed > 0:
+        left = (total - done) * elapsed / (done - initial)
+        return line + f", about {_duration(left)} left"
+    return line
+
+
+def _duration(seconds: float) -> str:
+    s = int(round(seconds))
+    return f"{s // 3600}h{s % 3600 // 60:02d}m" if s >= 3600 else (
+        f"{s // 60}m{s % 60:02d}s" if s >= 60 else f"{s}s")
+
+
+class _TaskProgress:
+    """Show, on stderr, the tasks of the experiment grid a cell is running (the file named by
+    ``BAI_PROGRESS_FILE``, which the kernel inherits): a line when a grid starts or ends, and
+    one every ``every`` seconds while it runs, so a long cell does not sit silent."""
+
+    def __init__(self, path: Path, every: float = 10.0):
+        import threading
+
+        from .experiments import ENV_PROGRESS_FILE
+
+        self.path, self.every, self.var = Path(path), every, ENV_PROGRESS_FILE
+        self.saved = os.environ.get(self.var)
+        os.environ[self.var] = str(self.path)
+        self.stop_event = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _read(self):
+        try:
+            return json.loads(self.path.read_text())
+        except (OSError, ValueError):
+            return None
+
+    def _run(self):
+        last_key, last_time = None, 0.0
+        while not self.stop_event.wait(0.5):
+            state = self._read()
+            if state is None:
+                continue
+            key = (state.get("name"), state.get("start"), state.get("done"))
+            fresh = key[:2] != (last_key or (None, None))[:2] or state["done"] >= state["total"]
+            if key != last_key and (fresh or time.time() - last_time >= self.every):
+                print("\n" + _progress_line(state), file=sys.stderr, flush=True)
+                last_key, last_time = key, time.time()
+
+    def stop(self):
+        self.stop_event.set()
+        self.thread.join(timeout=2)
+        if self.saved is None:
+            os.environ.pop(self.var, None)
+        else:
+            os.environ[self.var] = self.saved
 
 
 def _execute_logged(md: Path, profile: str, claims_dir: Path) -> float:

@@ -36,6 +36,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 import types
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
@@ -58,6 +59,7 @@ __all__ = [
     "ENV_N_JOBS",
     "ENV_BACKEND",
     "ENV_SCHEDULER",
+    "ENV_PROGRESS_FILE",
 ]
 
 PROFILES = ("ci", "paper")
@@ -65,6 +67,9 @@ BACKENDS = ("joblib", "dask")
 ENV_N_JOBS = "BAI_N_JOBS"
 ENV_BACKEND = "BAI_BACKEND"
 ENV_SCHEDULER = "BAI_SCHEDULER"
+#: When set, every :func:`run_experiment` writes its task count (done, total, start time) to this
+#: JSON file as it goes: ``python -m bai reproduce`` reads it to show progress inside a cell.
+ENV_PROGRESS_FILE = "BAI_PROGRESS_FILE"
 
 
 def runtime_overrides(environ: Mapping[str, str] | None = None) -> dict:
@@ -497,8 +502,9 @@ def run_experiment(
 
     if progress is None:
         progress = sys.stderr.isatty()
-    bar = tqdm(total=len(tasks), initial=len(tasks) - len(pending), desc=name,
-               disable=not progress, file=sys.stderr)
+    bar = _Progress(tqdm(total=len(tasks), initial=len(tasks) - len(pending), desc=name,
+                         disable=not progress, file=sys.stderr),
+                    os.environ.get(ENV_PROGRESS_FILE), name, len(tasks), len(tasks) - len(pending))
     try:
         if backend == "joblib":
             _run_joblib(fn, pending, seed, n_jobs, results, bar, code)
@@ -511,6 +517,39 @@ def run_experiment(
     for i, g, r in tasks:
         rows.append({**g, "run": r, **results[(i, r)]})
     return pd.DataFrame(rows)
+
+
+class _Progress:
+    """The task bar, and the same count written to the file named by ``BAI_PROGRESS_FILE``
+    (when set; ``python -m bai reproduce`` sets it and shows the tasks done, the total and the
+    time left inside a long cell). The file is replaced atomically, at most twice a second."""
+
+    def __init__(self, bar, path, name: str, total: int, initial: int):
+        self.bar, self.path, self.name, self.total = bar, path, name, total
+        self.done = self.initial = initial
+        self.start = self.last = time.time()
+        self._write(force=True)
+
+    def update(self, n: int = 1) -> None:
+        self.bar.update(n)
+        self.done += n
+        self._write(force=self.done >= self.total)
+
+    def close(self) -> None:
+        self.bar.close()
+        self._write(force=True)
+
+    def _write(self, force: bool) -> None:
+        now = time.time()
+        if not self.path or (not force and now - self.last < 0.5):
+            return
+        self.last = now
+        try:
+            _atomic_write_json(Path(self.path), {
+                "name": self.name, "done": self.done, "total": self.total,
+                "initial": self.initial, "start": self.start, "now": now})
+        except OSError:   # progress is a courtesy: never fail an experiment for it
+            pass
 
 
 def _run_joblib(fn, pending, seed, n_jobs, results, bar, code):

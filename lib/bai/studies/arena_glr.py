@@ -274,13 +274,20 @@ def glr_cells(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def _ordered(names) -> list:
+    """The library's rules in :data:`RULES` order, then any other (a user's rule, through
+    :func:`bai.arena.compare`) in order of appearance."""
+    seen = list(dict.fromkeys(names))
+    return [r for r in RULES if r in seen] + [r for r in seen if r not in RULES]
+
+
 def main_table(cells: pd.DataFrame, column: str = "ratio (mean ± se)",
                delta: float = MAIN_DELTA) -> pd.DataFrame:
     """Rules x (instance, threshold) at ``delta``: ``column`` of :func:`glr_cells`."""
     sub = cells[np.isclose(cells["delta"], delta)]
     t = sub.pivot_table(index="rule", columns=["instance", "threshold"], values=column,
                         aggfunc="first")
-    return t.reindex([r for r in RULES if r in t.index])
+    return t.reindex(_ordered(t.index))
 
 
 def sweep_table(cells: pd.DataFrame, threshold: str = "heuristic") -> pd.DataFrame:
@@ -408,7 +415,7 @@ def plot_glr_sweep(cells: pd.DataFrame, threshold: str = "heuristic"):
 
     sub = cells[cells["threshold"] == threshold]
     insts = list(dict.fromkeys(sub["instance"]))
-    rules = [r for r in RULES if r in set(sub["rule"])]
+    rules = _ordered(sub["rule"])
     colors = plotting.level_colors(rules)
     fig, axes = plt.subplots(1, len(insts), figsize=(5.2 * len(insts), 4.2), squeeze=False)
     for ax, inst in zip(axes[0], insts):
