@@ -698,7 +698,7 @@ class ClaimsLedger:
               counts=None, paper_value=None, reason: str | None = None,
               inconclusive: str | None = None, role: str | None = None,
               note: str | None = None, claim: str | None = None, **fields) -> Claim:
-        """Check the row filed as ``id`` in :attr:`specs`, in one line, with a computed verdict.
+        """Check the row filed as ``id`` in ``specs``, in one line, with a computed verdict.
 
         ``id``, the statement and the spec's ``claim`` may be templates: the keyword arguments
         named in ``id`` (``ledger.check("soare.fig4.correct.{alg}", alg="G", failures=0,

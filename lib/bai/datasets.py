@@ -2,7 +2,7 @@
 
 The small derived tables the book uses live in ``bai/data/<data set>/`` as package data, each
 with a ``README.md`` (provenance, how it was derived) and the ``LICENSE`` of its source. They are
-read through :mod:`importlib.resources`, so the library finds them wherever it is installed (an
+read through ``importlib.resources``, so the library finds them wherever it is installed (an
 editable checkout, a wheel in any environment), never by walking up to a repository.
 
 ===========  ===========================================  ==========================  ============
@@ -50,6 +50,8 @@ class DataSet:
     used_by: tuple[str, ...]
 
 
+#: The data sets shipped inside the package: name -> :class:`DataSet` (files, source, licence, the
+#: chapters that use it).
 DATA_SETS: dict[str, DataSet] = {
     "obd": DataSet(
         "obd", ("arms.csv", "item_vectors.csv", "theta.csv", "user_vectors.csv"),
@@ -152,7 +154,7 @@ def data_digest(*names: str) -> str:
 
 
 def read_csv(rel: str, **kwargs):
-    """:func:`pandas.read_csv` of a shipped table (``rel`` as in :func:`data_file`)."""
+    """``pandas.read_csv`` of a shipped table (``rel`` as in :func:`data_file`)."""
     import pandas as pd
 
     return pd.read_csv(data_file(rel), **kwargs)

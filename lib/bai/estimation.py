@@ -22,7 +22,7 @@ Confidence widths (named after the result they come from)
     :math:`j`).
 :func:`soare_adaptive_radius` (compiled: :func:`soare_adaptive_radius_kernel`)
     Soare et al. (2014), Prop. 2 (Abbasi-Yadkori et al. 2011, Thm 2), the fully adaptive rule.
-:func:`lingape_radius`, :func:`abbasi_yadkori_radius` (compiled: :func:`lingape_radius_kernel`)
+:func:`lingape_radius`, :func:`abbasi_yadkori_radius` (compiled: ``lingape_radius_kernel``)
     LinGapE's :math:`C_t` (Xu et al. 2018, Eq. 3, its bound Eq. 4, the authors' early script);
     :func:`abbasi_yadkori_radius` is Eq. 3 in terms of :math:`\log\det A_t`.
 :func:`rage_log_term`, :func:`rage_width`
@@ -356,7 +356,7 @@ def lingape_radius(t, logdet_ratio, *, d: int, K: int, delta: float, reg: float 
     with :math:`k=K^2` (``log_union="pairs"``) or :math:`K` (``"arms"``). ``t`` is the number
     of rounds and ``logdet_ratio`` is :math:`\log\det A_t-d\log\lambda` (used by ``"det"`` only;
     ``None`` otherwise is fine). Vectorised in ``t`` and ``logdet_ratio``; evaluated by
-    :func:`lingape_radius_kernel`, the code of LinGapE's loops.
+    ``lingape_radius_kernel``, the code of LinGapE's loops.
     """
     if radius not in LINGAPE_RADII:
         raise ValueError(f"radius must be one of {LINGAPE_RADII}, got {radius!r}")
@@ -390,7 +390,7 @@ def abbasi_yadkori_radius(logdet_A, d: int, delta: float, *, K: int = 1, eta: fl
     LinGapE's radius (Xu et al. 2018, Eq. 3; Abbasi-Yadkori et al. 2011, Thm 2 with a union
     over the :math:`K^2` pairs), in terms of ``logdet_A`` :math:`=\log\det A_t` with
     :math:`A_t=\eta I+\sum x x^\top`: exactly what LinGapE's loop computes
-    (:func:`lingape_radius_base` and :func:`lingape_radius_kernel` with ``radius`` 0).
+    (:func:`lingape_radius_base` and ``lingape_radius_kernel`` with ``radius`` 0).
     """
     delta = check_delta(delta)
     d = check_int(d, "d", minimum=1)

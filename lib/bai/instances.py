@@ -207,7 +207,7 @@ def multivariate_testing(D: int, rng, *, alpha1: float = 1.0, alpha2: float = 0.
 # ---------------------------------------------------------------------------------------------
 
 #: The folder of the click tables, shipped inside the package as ``bai/data/obd`` (found by
-#: :mod:`bai.datasets` through :mod:`importlib.resources`). Made by ``scripts/make_obd_data.py``.
+#: :mod:`bai.datasets` through ``importlib.resources``). Made by ``scripts/make_obd_data.py``.
 CLICK_DATA_DIR = datasets.data_dir("obd")
 
 

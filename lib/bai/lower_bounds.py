@@ -14,7 +14,7 @@ Linear bandits (Gaussian noise)
 :func:`linear_t_star`
     :math:`T^*=2\sigma^2\psi^*`, the constant of :math:`E[\tau]\ge T^*\mathrm{kl}(\delta,1-\delta)`
     (the arena's unit; :func:`bai.algorithms.glr.t_star`).
-:func:`h_epsilon`
+:func:`~bai.algorithms.lingape.h_epsilon`
     LinGapE's complexity :math:`H_\epsilon` (Xu et al. 2018, Eq. 13), re-exported (lazily: it is
     defined in :mod:`bai.algorithms.lingape`) so that every complexity the book compares with
     :math:`\psi^*` is reachable from here. It is *not* a lower bound: it enters the upper bound
@@ -48,11 +48,12 @@ Equations of the paper
 (8)  Thm 3.2, best feasible arm 1: :math:`F_\mu(w)=\min(f^{opt}_\mu(w),f^{fea}_\mu(w))`, with
      :math:`f^{opt}` a minimum over :math:`k\ne1` of convex QPs (:func:`inner_qp`, solved exactly
      from the KKT conditions) and :math:`f^{fea}(w)=\min_{l\le M}w_{1,l}\mu_{1,l}^2`.
+
 (10) The GLR statistic is :math:`Z(t)=\tfrac t2F_{\hat\mu(t)}(N(t)/t)=\tfrac12F_{\hat\mu(t)}(N(t))`
      (:math:`F` is positively homogeneous), see :mod:`bai.algorithms.baics`.
 
 Conventions and assumptions (spec ``wu_baics.md``)
--------------------------------------------------
+--------------------------------------------------
 * Qualities in the constraint :math:`\lambda_k\ge\lambda_1` are **q-weighted**
   (:math:`\sum_lq_l\lambda_{k,l}\ge\sum_lq_l\lambda_{1,l}`). **ASSUMED**: the text writes
   :math:`\lambda_k=\sum_l\lambda_{k,l}`, which contradicts the definition of quality.
@@ -62,8 +63,8 @@ Conventions and assumptions (spec ``wu_baics.md``)
   the inner problem has an infimum that is approached but not attained; the returned
   supergradient is the limit one (see :func:`inner_qp`).
 
-Solvers
--------
+Solvers of :math:`T^*`
+----------------------
 :func:`lower_bound`
     :math:`T^*` and :math:`w^*`: closed form (7) when no arm is feasible, otherwise Kelley's
     cutting-plane method on (8) with ``scipy.optimize.linprog`` (HiGHS). Every cut is a valid
@@ -120,7 +121,7 @@ __all__ = [
 
 def linear_t_star(X, theta, Z=None, sigma: float = 1.0, **design_kw) -> float:
     r""":math:`T^*(\theta)=2\sigma^2\psi^*` of linear (transductive) Gaussian bandits with
-    :math:`\mathcal N(0,\sigma^2)` noise, :math:`\psi^*=H_{LB}` (:func:`psi_star`), so that
+    :math:`\mathcal N(0,\sigma^2)` noise, :math:`\psi^*=H_{LB}` (:func:`~bai.designs.psi_star`), so that
     :math:`\mathbb E[\tau]\ge T^*\mathrm{kl}(\delta,1-\delta)` (Garivier & Kaufmann 2016,
     Thm 1; Jedra & Proutière 2020). ``design_kw`` go to :func:`bai.designs.solve_design`.
     Raises ``ValueError`` when the best answer is not unique (:math:`T^*` infinite). Also
@@ -916,7 +917,7 @@ def linear_expected_time_lower_bound(X, theta, delta, *, Z=None, sigma: float = 
 
     The KL divergence of two arms' reward laws is :math:`(x^\top(\theta-\lambda))^2/(2\sigma^2)`,
     so the characteristic time (Garivier and Kaufmann 2016; Soare et al. 2014, Sec. 3; Fiez et al.
-    2019, Thm 1) is :math:`T^*=2\sigma^2\psi^*` with :math:`\psi^*=H_{LB}` (:func:`psi_star`),
+    2019, Thm 1) is :math:`T^*=2\sigma^2\psi^*` with :math:`\psi^*=H_{LB}` (:func:`~bai.designs.psi_star`),
     and :math:`E[\tau_\delta]\ge T^*\mathrm{kl}(\delta,1-\delta)\ge T^*\log(1/(2.4\delta))`
     (for :math:`\delta<1/2`; the returned bound is 0 where its factor would not be positive).
     Returns :math:`2\sigma^2\psi^*\log(1/(2.4\delta))`, or :math:`2\sigma^2\psi^*\,\mathrm{kl}(\delta,1-\delta)`

@@ -89,10 +89,36 @@ def test_the_pages_under_test_are_the_book():
     assert entries[0] == "intro"
     assert "ledger" in entries and "references" in entries and "notation" in entries
     assert "findings" in entries
+    assert "api/reference" in entries
     notebooks = [e for e, nb in PAGES if nb]
     assert len(notebooks) >= 5, notebooks
     assert all(e.startswith("chapters/") for e in notebooks)
     assert len({_name(e) for e in entries}) == len(entries), "screenshot names are unique"
+
+
+def test_the_api_reference_has_every_public_name(book_url):
+    """Every name of every ``__all__`` of bai has its anchor (``id="bai.module.name"``) on one of
+    the built API pages (the ``book_url`` fixture: the same built book, or the same skip)."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import bai
+    from _site import html_dir
+
+    pages = sorted((html_dir() / "api").glob("*.html"))
+    assert pages, "no API reference pages in the built book"
+    ids = set()
+    for page in pages:
+        ids |= set(re.findall(r'id="(bai[\w.]*)"', page.read_text()))
+    missing = []
+    for info in pkgutil.walk_packages(bai.__path__, "bai."):
+        if info.name == "bai.__main__":
+            continue
+        mod = importlib.import_module(info.name)
+        missing += [f"{info.name}.{n}" for n in getattr(mod, "__all__", ())
+                    if not inspect.ismodule(getattr(mod, n)) and f"{info.name}.{n}" not in ids]
+    assert not missing, f"public names without an entry in the API reference: {missing}"
 
 
 def test_index_redirects_to_the_intro(book_url, browser):

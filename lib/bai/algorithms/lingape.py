@@ -415,7 +415,7 @@ class LazyRatioWeights:
         self._cache: dict[int, tuple[np.ndarray, np.ndarray, float]] = {}
         self._csr = None
 
-    #: above this many arms the LP is solved by column generation (:meth:`_column_generation`)
+    #: above this many arms the LP is solved by column generation (``_column_generation``)
     full_lp_max_k = 512
 
     @property

@@ -19,7 +19,7 @@ How it is simulated
 -------------------
 The allocation of a round depends only on the active set :math:`\hat{\mathcal Z}_t` and on
 :math:`t`, so the per-arm reward sums of a round are drawn exactly,
-:math:`\mathcal N(N_{t,x}x^\top\theta,N_{t,x}\sigma^2)` (:meth:`GaussianLinearBandit.sample_sums`),
+:math:`\mathcal N(N_{t,x}x^\top\theta,N_{t,x}\sigma^2)` (:meth:`bai.environments.GaussianLinearBandit.sample_sums`),
 instead of pull by pull. Designs are cached by the frozen set of active items (they depend on
 nothing else), so replications (:func:`rage_runs`) share them. The elimination test is a
 compiled loop over the pairs (items sorted by estimated value; only a better-estimated item

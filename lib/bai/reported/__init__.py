@@ -14,6 +14,7 @@ import pkgutil
 
 __all__ = ["REPORTED"]
 
+#: The values every paper reports: module name -> its ``VALUES``.
 REPORTED: dict = {
     mod.name: importlib.import_module(f"{__name__}.{mod.name}").VALUES
     for mod in pkgutil.iter_modules(__path__)

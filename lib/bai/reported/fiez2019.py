@@ -10,6 +10,8 @@ the thresholds that read the paper's qualitative words as numbers).
 
 from ..claims import AtMost, ClaimSpec, ErrorRate, Holds, NotComparable
 
+#: The values the paper reports, each with its source (data: only compared against, never printed
+#: as ours).
 VALUES: dict = {
     "settings": {
         "source": "Fiez et al. 2019, Sec. 5 and App. F",
@@ -94,6 +96,8 @@ _OBD = ("the Open Bandit Dataset click model (ctr_scale = 10, ASSUMED) in place 
         "Webscope R6A, which cannot be redistributed")
 
 
+#: The claims the chapter checks: id -> :class:`bai.claims.ClaimSpec` (statement, source, rule,
+#: role).
 CLAIMS: dict = {
     "rage.correct.{method}": ClaimSpec(
         "{method} returns z* with probability >= 1 - delta (all figures)", source=_FAIL,

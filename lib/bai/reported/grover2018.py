@@ -6,6 +6,8 @@ as captions: the numbers below are the ones printed in the text. Gains are fract
 (``0.25`` = 25 %); ratios are :math:`t_{partial}/t_{full}`.
 """
 
+#: The values the paper reports, each with its source (data: only compared against, never printed
+#: as ours).
 VALUES: dict = {
     # ---- settings stated in the paper -------------------------------------------------------
     "settings": {
@@ -116,6 +118,8 @@ def thm1_fields(slug: str) -> dict:
                     "the book's main runs, with the corrected radius of Lemma 1"
                     if variant == "paper" else "an ablation of the book"))
 
+#: The claims the chapter checks: id -> :class:`bai.claims.ClaimSpec` (statement, source, rule,
+#: role).
 CLAIMS: dict = {
     # ---- Lemma 1 and Proposition 1: coverage of the intervals --------------------------------
     "grover.lemma1.coverage.{radius}": ClaimSpec(

@@ -14,6 +14,8 @@ from __future__ import annotations
 from ..claims import ClaimSpec, ErrorRate, Holds, NotComparable, Tolerance
 from .xu2018 import VALUES as _XU2018
 
+#: The values the paper reports, each with its source (data: only compared against, never printed
+#: as ours).
 VALUES: dict = {
     # The only experiment (Sec. 6, Figure 4): the benchmark, its confidence and phase settings
     "settings": {
@@ -68,6 +70,8 @@ _CAUSE_RESET = ("the printed pseudo-code rebuilds the active set from all of X a
                 "so every phase pays again for every direction; without the reset (Fiez et al.'s "
                 "reading of Soare's experiments) the claim holds")
 
+#: The claims the chapter checks: id -> :class:`bai.claims.ClaimSpec` (statement, source, rule,
+#: role).
 CLAIMS: dict = {
     # -- Lemma 2 -------------------------------------------------------------------------------
     "soare.lemma2.range.upper": ClaimSpec(

@@ -7,6 +7,8 @@ delta = 0.1, Gaussian noise with sigma = 1, 5 initial draws per cell and 300 run
 "similar to Section 5.1").
 """
 
+#: The values the paper reports, each with its source (data: only compared against, never printed
+#: as ours).
 VALUES: dict = {
     "table1": {
         "source": "Wu, Zheng, Zhu, Table 1 (Sec. 5.1, first example, 300 runs, delta = 0.1)",
@@ -85,6 +87,8 @@ _ONE = ("Z = tF: contradicts the printed GLR statistic (10), Z = tF/2; stopping 
         "ln((1 + ln t)/delta) is the printed rule at a vacuous nominal risk sqrt(delta(1 + ln t))")
 _FORCED = ("the iterate projected onto the forced-exploration set Sigma^eps instead of the "
            "simplex: the paper does not specify the projection (the spec assumes the simplex)")
+#: The readings of the paper: name -> ``{role, note}`` (:class:`bai.claims.ClaimsLedger`); the
+#: printed one is the headline of each claim.
 READINGS = {
     "spec": {"role": "printed", "note": ""},
     "glr-half": {"role": "printed", "note": ""},
@@ -106,6 +110,8 @@ _CAUSE_HALF = ("with the printed Z = tF/2 every method stops about twice as late
 _CAUSE_PCS = ("the printed Z = tF/2 stops later and errs less than the paper's runs, whose "
               "stopping times match Z = tF")
 
+#: The claims the chapter checks: id -> :class:`bai.claims.ClaimSpec` (statement, source, rule,
+#: role).
 CLAIMS: dict = {
     # -- Theorem 3.2: the lower bound is exact --------------------------------------------------
     "baics.thm32.closed_form_empty": ClaimSpec(

@@ -1,5 +1,7 @@
 """Values reported by Xu, Honda, Sugiyama (AISTATS 2018), LinGapE."""
 
+#: The values the paper reports, each with its source (data: only compared against, never printed
+#: as ours).
 VALUES: dict = {
     # "an example of arm selection when d = 5", Soare et al.'s benchmark; arms e1..e5, x6
     "table1": {
@@ -93,6 +95,8 @@ NOTES: dict = {
         "mean over all instances of the paired ratio XY-static / LinGapE; 'roughly' read as +-30%",
 }
 
+#: The claims the chapter checks: id -> :class:`bai.claims.ClaimSpec` (statement, source, rule,
+#: role).
 CLAIMS: dict = {
     "lingape.thm1.correct.{rule}": ClaimSpec(
         "LinGapE ({rule} rule) returns an eps-best arm with probability >= 1 - delta",

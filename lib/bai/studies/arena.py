@@ -29,6 +29,7 @@ __all__ = ["PROFILES", "DELTA", "DELTAS", "CLAIMS", "STUDY", "SIZE_KEYS", "make_
            "sweep_configs", "sweep_summary", "sweep_slopes", "pairwise_ratios",
            "record_checks", "plot_heatmap", "plot_dots", "plot_sweep"]
 
+#: The chapter's profiles: ``ci`` (CI and coursework, minutes) and ``paper`` (the book).
 PROFILES = {
     "ci": {
         "seed": 8, "n_jobs": 1, "batches": 2, "batch": 2, "cap": 10**7,
@@ -53,6 +54,7 @@ SIZE_KEYS = ("seed", "soare_d", "many_n", "sphere_n", "sphere_d", "trans_d", "cl
 SHORT_NAMES = ("soare", "many", "sphere", "trans", "click")
 SOURCE = "Arena (this book)"
 
+#: The checks the chapter records: id -> :class:`bai.claims.ClaimSpec`.
 CLAIMS = {
     "arena.error.{alg}": ClaimSpec(
         "{alg} is delta-correct on the arena's instances (delta = 0.05)",

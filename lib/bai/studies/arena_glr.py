@@ -72,6 +72,7 @@ PROFILE_KEYS = {
 }
 
 SOURCE = "Arena (this book), GLR part"
+#: The checks the chapter records: id -> :class:`bai.claims.ClaimSpec`.
 CLAIMS = {
     "arena.glr.error.{rule}.{threshold}": ClaimSpec(
         "{rule} under the {threshold} threshold: error rate at most delta = 0.05",
@@ -301,7 +302,7 @@ def run_slopes(df: pd.DataFrame, deltas=None) -> pd.DataFrame:
     """Slope of the stopping time in log(1/delta), in units of T*: each run's OLS slope over
     ``deltas`` (its stopping times come from one trajectory, so they are correlated across
     delta; the mean of per-run slopes and its SE over runs are the honest summary). Runs cut
-    at the cap are left out (counted in ``cut``). ``deltas`` default: :data:`SLOPE_DELTAS`
+    at the cap are left out (counted in ``cut``). ``deltas`` default: ``SLOPE_DELTAS``
     where the grid reaches them, else the three smallest deltas of the grid."""
     if deltas is None:
         have = sorted(df["delta"].unique())

@@ -29,6 +29,7 @@ PROFILES = {
               "transductive_d": 6, "faithful_seeds": 20},
 }
 
+#: The checks the chapter records: id -> :class:`bai.claims.ClaimSpec`.
 CLAIMS = {
     "byo.faithful": ClaimSpec(
         "A rule written in plain Python stops where the same rule compiled stops",

@@ -92,6 +92,7 @@ PROFILES = {
 
 #: The methods of Figures 1 and 2, in legend order, and their colours.
 METHOD_NAMES = ["RAGE", "XY-adaptive", "LinGapE", "ALBA", "XY-static", "XY-oracle"]
+#: The methods' colours (one per method of METHOD_NAMES).
 COLORS = level_colors(METHOD_NAMES)
 _NO_ADAPTIVE = ["RAGE", "LinGapE", "ALBA", "XY-static", "XY-oracle"]
 #: The methods run on each figure (Sec. 5; only RAGE and the static designs are transductive).

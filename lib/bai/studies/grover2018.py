@@ -43,6 +43,7 @@ DELTA, B, R_ARM, K_FRAC = SET["delta"], SET["b"], SET["r"], SET["k_fraction"]
 A_LIL, C_LIL = VALUES["lil_constants"]["a"], VALUES["lil_constants"]["c"]
 MODES = ["sequential", "parallel"]
 
+#: The chapter's profiles: ``ci`` (CI and coursework, minutes) and ``paper`` (the book).
 PROFILES = {
     "ci": {
         "seed": 2018, "n_jobs": 1, "runs": 5, "n_grid": [10, 20], "delay_grid": [10, 100],
@@ -198,7 +199,7 @@ def make_env(family: str, n: int, delay=None) -> DelayedFeedbackArms:
     family : {"bounded", "free", "bounded-spec", "free-spec"}
         ``"bounded"``: :math:`\mu_i=5-(i/n)^{0.6}`, ``"free"``: :math:`\mu_i=2n-i`,
         :math:`i=0..n-1`, with the noise and delays of the authors' code; ``"-spec"``: the
-        reproduction spec's ASSUMED settings (:data:`SPEC_ASSUMED`).
+        reproduction spec's ASSUMED settings (``SPEC_ASSUMED``).
     n : int
         Number of arms.
     delay : int, optional
@@ -536,7 +537,7 @@ def battery_model() -> dict:
     Returns a dict: ``cells``; ``policies`` (cells and mean cycle life per policy, best first);
     ``cv`` (pooled within-policy sd of log cycle life) and its ``dof``; ``cycles`` and ``pred``
     (the variance model's out-of-sample error :math:`s(c)` after ``c`` cycles); ``delta0`` and
-    ``sp_rel`` (its i.i.d. surrogate, :func:`fit_sqrt_model`); ``arms`` (the 40 policies at
+    ``sp_rel`` (its i.i.d. surrogate, ``fit_sqrt_model``); ``arms`` (the 40 policies at
     ranks ``round(linspace(0, N-1, 40))``, ASSUMED), their means ``mu`` and ``k``.
     """
     cells = datasets.battery_cells()

@@ -25,6 +25,7 @@ __all__ = ["PROFILES", "CLAIMS", "STUDY", "OMEGA", "g_optimal_table", "soare_tab
 #: omega of the Soare et al. benchmark (Soare, Lazaric, Munos 2014, Sec. 6).
 OMEGA = 0.01
 
+#: The chapter's profiles: ``ci`` (CI and coursework, minutes) and ``paper`` (the book).
 PROFILES = {
     "ci": {
         "seed": 2014,
@@ -57,6 +58,7 @@ PROFILES = {
     },
 }
 
+#: The checks the chapter records: id -> :class:`bai.claims.ClaimSpec`.
 CLAIMS = {
     "g-optimal-value-d{d}": ClaimSpec(
         "The G-optimal design value equals d = {d} (K = {K} random arms)",

@@ -34,6 +34,7 @@ __all__ = ["STUDY", "PROFILES", "SETTINGS", "DELTA", "TAU_MAX", "N0", "READINGS"
 # Profiles and settings
 # ---------------------------------------------------------------------------------------------
 
+#: The chapter's profiles: ``ci`` (CI and coursework, minutes) and ``paper`` (the book).
 PROFILES = {
     "ci": {
         "seed": 2023, "n_runs": 16, "batch": 8, "n_jobs": 1,
@@ -51,6 +52,7 @@ PROFILES = {
 SETTINGS = PAPER.VALUES["settings"]
 DELTA, TAU_MAX, N0 = SETTINGS["delta"], SETTINGS["tau_max"], SETTINGS["n0"]
 EXAMPLES = tuple(BAICS_EXAMPLES)
+#: Short names of the paper's methods (``bai.reported.wu_baics``).
 SHORT = PAPER.SHORT
 Z2 = PAPER.Z_TWO_MEANS
 
@@ -61,8 +63,10 @@ READINGS = {
     "no-half": ("simplex", 1.0),
     "forced-no-half": ("forced", 1.0),
 }
+#: The readings' labels in tables and legends.
 READING_LABEL = {"spec": "spec: onto Σ, Z = tF/2", "forced": "onto Σ^ε, Z = tF/2",
                  "no-half": "onto Σ, Z = tF", "forced-no-half": "onto Σ^ε, Z = tF"}
+#: The GLR scales' labels (Z = glr_scale t F).
 GLR_LABEL = {0.5: "Z = tF/2", 1.0: "Z = tF"}
 #: The readings under which the baselines (which depend only on the GLR) are recorded.
 BASELINE_READINGS = {"spec": "glr-half", "no-half": "glr-one"}

@@ -74,7 +74,8 @@ DELTA, EPS, REG = SETTINGS["delta"], SETTINGS["epsilon"], SETTINGS["reg"]
 OMEGA, ALPHA, BLOCK = SETTINGS["omega"], SETTINGS["alpha"], SETTINGS["adaptive_block"]
 #: :math:`\Delta_{\min}=2(1-\cos\omega)` of the benchmark (:math:`\theta^*=2e_1`).
 D_MIN = 2 * (1 - np.cos(OMEGA))
-#: :math:`\|\theta^*\|` of Soare's benchmark (``soare_benchmark``'s default scale), known to LinGapE.
+#: :math:`\|\theta^*\|` of Soare's benchmark (``soare_benchmark``'s default scale), known to
+#: LinGapE.
 BENCH_S = 2.0
 CTR_SCALE = SETTINGS["ctr_scale"]
 #: The click instances are drawn from ``default_rng([INSTANCE_SEED, K, instance])``: the
@@ -108,7 +109,7 @@ def _xy_oracle(env, n_runs, rng, *, log_union):
 #: algorithms of the registry's entries with the chapter's settings (Soare's default stopping
 #: grid and XY-adaptive's blocks of 1e-5 as in the Soare chapter, where the arena uses coarser
 #: ones; the oracle's logarithm as a parameter), so the registry's conventions table describes
-#: them (:func:`conventions`).
+#: them (``conventions()``).
 STRATEGIES = {
     "LinGapE": ("LinGapE (greedy)", _lingape),
     "XY-static": ("XY-static", _xy_static),
