@@ -318,24 +318,11 @@ def _check_instances(instances) -> dict:
 def _compare_task(rng, *, rule, instance, batch, rules, envs, deltas, thresholds, cap):
     """``batch`` runs of rule ``rule`` on instance ``instance`` (one trajectory each, read at
     every delta and threshold)."""
-    env, r = envs[instance], rules[rule]
-    if isinstance(r, str):
-        from .studies.arena_glr import RULES
+    from .studies.arena_glr import RULES, _batch_rows
 
-        fn = RULES[r][0]
-    else:
-        fn = functools.partial(run_rule, r)
-    out = {"threshold": [], "delta": [], "samples": [], "correct": [], "stopped": []}
-    for _ in range(batch):
-        res = fn(env, rng, deltas=list(deltas), threshold=list(thresholds), max_samples=cap)
-        for i, thr in enumerate(res.thresholds):
-            for j, d in enumerate(res.deltas):
-                out["threshold"].append(thr)
-                out["delta"].append(float(d))
-                out["samples"].append(int(res.stopping_times[i, j]))
-                out["correct"].append(bool(res.corrects[i, j]))
-                out["stopped"].append(bool(res.stoppeds[i, j]))
-    return out
+    env, r = envs[instance], rules[rule]
+    fn = RULES[r][0] if isinstance(r, str) else functools.partial(run_rule, r)
+    return _batch_rows(fn, env, rng, batch, deltas, thresholds, cap)
 
 
 @dataclass

@@ -200,9 +200,17 @@ def glr_task(rng, *, instance, rule, thresholds, batch, cap, deltas, sizes):
     cap = check_int(cap, "cap", minimum=env.d + 1)
     glr.check_deltas(deltas)
     thresholds = glr.check_thresholds(thresholds, "thresholds")
+    return _batch_rows(fn, env, rng, batch, deltas, thresholds, cap)
+
+
+def _batch_rows(fn, env, rng, batch: int, deltas, thresholds, cap: int) -> dict:
+    """``batch`` runs of the rule ``fn(env, rng, deltas=, threshold=, max_samples=)`` from
+    ``rng``, each one trajectory read at every delta and threshold: the columns threshold,
+    delta, samples, correct, stopped (one entry per run, threshold and delta). Shared by
+    :func:`glr_task` and :func:`bai.arena.compare`."""
     out = {"threshold": [], "delta": [], "samples": [], "correct": [], "stopped": []}
     for _ in range(batch):
-        r = fn(env, rng, deltas=deltas, threshold=list(thresholds), max_samples=cap)
+        r = fn(env, rng, deltas=list(deltas), threshold=list(thresholds), max_samples=cap)
         for i, thr in enumerate(r.thresholds):
             for j, d in enumerate(r.deltas):
                 out["threshold"].append(thr)
