@@ -73,3 +73,12 @@ def test_the_reference_pages_are_in_the_toc():
     toc = (ROOT / "book" / "_toc.yml").read_text()
     for md in API.glob("*.md"):
         assert f"file: api/{md.stem}" in toc, md.name
+
+
+def test_the_book_loads_the_extension_offline():
+    import yaml
+
+    config = yaml.safe_load((ROOT / "book" / "_config.yml").read_text())["sphinx"]
+    assert config["local_extensions"]["api_reference"] == "_ext"
+    assert "sphinx.ext.autodoc" in config["extra_extensions"]
+    assert config["config"]["intersphinx_mapping"] == {}

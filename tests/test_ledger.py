@@ -185,7 +185,7 @@ def test_missing_folder_warns(tmp_path, monkeypatch):
 
 def test_the_book_uses_the_extension():
     config = yaml.safe_load((ROOT / "book" / "_config.yml").read_text())
-    assert config["sphinx"]["local_extensions"] == {"claims_ledger": "_ext"}
+    assert config["sphinx"]["local_extensions"]["claims_ledger"] == "_ext"
     assert (ROOT / "book" / "_ext" / "claims_ledger.py").is_file()
     ledger = (ROOT / "book" / "ledger.md").read_text()
     assert "```{claims-ledger} totals" in ledger and "```{claims-ledger} claims" in ledger
