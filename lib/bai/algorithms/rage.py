@@ -40,7 +40,8 @@ Readings (``reading=``)
 ``"code"``
     The authors' public code ``RAGE.py`` (spec Sec. 2.1, "from authors' code, verify"):
     :math:`N_t` with :math:`\log(2|\mathcal Z|^2/\delta_t)`; elimination width with
-    :math:`\log(2|\mathcal X|^2/\delta_t)` (|X|, not |Z| -- their bug when |X| != |Z|) and
+    :math:`\log(2|\mathcal X|^2/\delta_t)` (:math:`|\mathcal X|`, not :math:`|\mathcal Z|`: their
+    bug when :math:`|\mathcal X|\ne|\mathcal Z|`) and
     "<=" in place of "<". ASSUMED: we also require :math:`(z'-z)^\top\hat\theta_t>0`, so that two
     identical items (width 0) cannot eliminate each other.
 ``"code-gap"``
