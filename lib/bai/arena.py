@@ -25,8 +25,9 @@ with their Clopper--Pearson bound, and each rule's slope against :math:`T^*` in
 :func:`bai.experiments.run_experiment` (seeded per task: the same result for any ``n_jobs``;
 checkpoints keyed by the rules' code and the instances; a progress bar on a terminal).
 
-A plain-Python step pays for the interpreter around one compiled GLR update (measured on the
-book's page "Bring your own algorithm": some times a compiled kernel's step). A rule can be compiled with numba as the library's are (a kernel
+A plain-Python step pays for the interpreter around one compiled GLR update, so it costs several
+times a compiled kernel's step (the book's page "Bring your own algorithm" measures both). A
+rule can be compiled with numba as the library's are (a kernel
 ``kernel(X, Z, means, sigma, noise, extra, st, rs)`` calling :func:`bai.algorithms.glr.observe`
 in its loop, wrapped in a :class:`bai.algorithms.glr.GLRRule`; see
 :mod:`bai.algorithms.glr_baselines` for four such rules of a dozen lines each); it is never
