@@ -1231,6 +1231,8 @@ EXEMPT.update({
     "bai.algorithms.glr.greedy_arm": _GLR_KERNEL.format("lingape_glr, top_two"),
     "bai.algorithms.glr.plugin_design": _GLR_KERNEL.format("lazy_tas"),
     "bai.algorithms.glr.alt_values_grads": _GLR_KERNEL.format("fws (and lazy_tas)"),
+    "bai.algorithms.glr.alt_values": _GLR_KERNEL.format("fws (and lazy_tas)"),
+    "bai.algorithms.glr.alt_grad": _GLR_KERNEL.format("fws (and lazy_tas)"),
     "bai.algorithms.glr.design_inverse": _GLR_KERNEL.format("fws (and lingame)"),
     "bai.algorithms.fws.solve_matrix_game": _GLR_KERNEL.format("fws"),
     "bai.studies.arena_glr.explode_glr": _PRESENT,

@@ -385,3 +385,39 @@ def test_rule_specific_arguments_are_validated():
         lingame.lingame(env, rng, optimism=1)
     with pytest.raises(ValueError, match="fw_iter"):
         lazy_tas.lazy_tas(env, rng, fw_iter=0)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_alternative_values_and_gradients_match_numpy_and_finite_differences(seed):
+    """f_m(w) = g_m^2 / (2 sigma^2 ||z_b - z_m||^2_{A(w)^-1}) and its gradient in w (what FWS and
+    the plug-in design use), against NumPy and central differences."""
+    r = np.random.default_rng(seed)
+    X, Z = r.standard_normal((7, 3)), r.standard_normal((5, 3))
+    theta = r.standard_normal(3)
+    b = int(np.argmax(Z @ theta))
+    w = r.uniform(0.2, 1.0, 7)
+    sigma2 = 1.7
+
+    def f(w, m):
+        y = Z[b] - Z[m]
+        return (y @ theta) ** 2 / (2 * sigma2 * y @ np.linalg.solve((X.T * w) @ X, y))
+
+    Ainv = np.linalg.inv((X.T * w) @ X)
+    F, G = np.empty(5), np.zeros((5, 7))
+    assert glr.alt_values_grads(X, Z, b, theta, Ainv, sigma2, F, G)
+    F1, y, u, g = np.empty(5), np.empty(3), np.empty(3), np.empty(7)
+    assert glr.alt_values(Z, b, theta, Ainv, sigma2, F1, y, u)
+    np.testing.assert_array_equal(F, F1)
+    assert F[b] == np.inf
+    h = 1e-6
+    for m in range(5):
+        if m == b:
+            continue
+        assert F[m] == pytest.approx(f(w, m), rel=1e-10)
+        fd = [(f(w + h * np.eye(7)[k], m) - f(w - h * np.eye(7)[k], m)) / (2 * h)
+              for k in range(7)]
+        np.testing.assert_allclose(G[m], fd, rtol=1e-5, atol=1e-9)
+        glr.alt_grad(X, Z, b, m, theta, Ainv, sigma2, g, y, u)
+        np.testing.assert_array_equal(g, G[m])
+    # a non-positive gap: no values (the rules then sample uniformly)
+    assert not glr.alt_values(Z, b, -theta, Ainv, sigma2, F1, y, u)

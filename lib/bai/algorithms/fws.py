@@ -10,8 +10,10 @@ the initial pulls):
 * :math:`r_t=t^{-0.9}/K`; if :math:`\lfloor t/K\rfloor` is a perfect square (forced exploration,
   about :math:`\sqrt{Kt}` steps in all) or some empirical gap is not positive, :math:`z` is
   uniform;
-* otherwise, for every alternative answer :math:`m\ne\hat z`, the value :math:`f_m(x)` and its
-  gradient (envelope theorem) with the **exact** :math:`A(x)^{-1}` (after a vertex step
+* otherwise, for every alternative answer :math:`m\ne\hat z`, the value :math:`f_m(x)`
+  (:func:`bai.algorithms.glr.alt_values`), and the gradient (envelope theorem,
+  :func:`bai.algorithms.glr.alt_grad`) of those in :math:`F` below (the only ones the step
+  uses), with the **exact** :math:`A(x)^{-1}` (after a vertex step
   :math:`A\leftarrow(tA+x_ix_i^\top)/(t+1)`, a rank-one Sherman--Morrison update; recomputed
   after the other steps and every 256 steps). The FWS repository's incremental update adds
   :math:`z_k^2/t^2` instead of :math:`z_k/t` and converges to a multiple of
@@ -35,8 +37,8 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from .glr import (rule_doc, GLRResult, GLRRule, alt_values_grads, design_inverse, observe, simulate,
-                  simulate_runs, sm_scaled)
+from .glr import (rule_doc, GLRResult, GLRRule, alt_grad, alt_values, design_inverse, observe,
+                  simulate, simulate_runs, _sm_scaled_buf)
 
 __all__ = ["FWSResult", "fws", "fws_runs", "solve_matrix_game"]
 
@@ -121,13 +123,14 @@ def _kernel(X, Z, means, sigma, noise, extra, st, rs):
     M = Z.shape[0]
     sigma2 = sigma * sigma
     z = np.empty(K)
+    y, u = np.empty(X.shape[1]), np.empty(X.shape[1])
     for i in range(noise.shape[0]):
         t = ist[0]
         b = ist[1]
         vertex = -1
         uniform = _is_square(t // K)
         if not uniform:
-            uniform = not alt_values_grads(X, Z, b, theta, Ainv, sigma2, F, G)
+            uniform = not alt_values(Z, b, theta, Ainv, sigma2, F, y, u)
         if uniform:
             for k in range(K):
                 z[k] = 1.0 / K
@@ -141,6 +144,7 @@ def _kernel(X, Z, means, sigma, noise, extra, st, rs):
                     jm = m
             if nF == 1:
                 z[:] = 0.0
+                alt_grad(X, Z, b, jm, theta, Ainv, sigma2, G[jm], y, u)
                 vertex = np.argmax(G[jm])
                 z[vertex] = 1.0
             else:
@@ -148,6 +152,7 @@ def _kernel(X, Z, means, sigma, noise, extra, st, rs):
                 q = 0
                 for m in range(M):
                     if m != b and F[m] < fmin + r:
+                        alt_grad(X, Z, b, m, theta, Ainv, sigma2, G[m], y, u)
                         xg = 0.0
                         for k in range(K):
                             xg += xw[k] * G[m, k]
@@ -161,7 +166,7 @@ def _kernel(X, Z, means, sigma, noise, extra, st, rs):
         # A(x)^{-1} exactly: after a vertex step A <- (t A + x x^T)/(t+1), a rank-one update
         # (Sherman--Morrison, then the scale); otherwise, and every 256 steps, recomputed
         if vertex >= 0 and (t & 255) != 0:
-            sm_scaled(Ainv, X[vertex], 1.0 / t)
+            _sm_scaled_buf(Ainv, X[vertex], 1.0 / t, u)
             for p in range(Ainv.shape[0]):
                 for q in range(Ainv.shape[1]):
                     Ainv[p, q] *= (t + 1.0) / t

@@ -86,7 +86,7 @@ __all__ = ["THRESHOLDS", "MIXTURE_U", "t_star", "kl_bernoulli", "expected_time_l
            "threshold_value", "glr_statistic", "spanner", "GLRResult", "GLRRule", "simulate",
            "simulate_runs", "runs_table", "check_env", "check_deltas", "check_thresholds",
            "sm_update", "glr_kernel", "closest_alternative", "ctrack", "observe", "greedy_arm",
-           "plugin_design", "alt_values_grads", "design_inverse"]
+           "plugin_design", "alt_values", "alt_grad", "alt_values_grads", "design_inverse"]
 
 #: The stopping thresholds: name -> description (see the module docstring).
 THRESHOLDS = {
@@ -230,16 +230,7 @@ def _matvec(A, x, out):
 @numba.njit(cache=True)
 def _sm_update_buf(Ainv, x, u):
     """:func:`sm_update` with a work vector ``u`` (no allocation)."""
-    d = x.shape[0]
-    _matvec(Ainv, x, u)
-    q = 0.0
-    for i in range(d):
-        q += x[i] * u[i]
-    den = 1.0 + q
-    for i in range(d):
-        for j in range(d):
-            Ainv[i, j] -= u[i] * u[j] / den
-    return q
+    return _sm_scaled_buf(Ainv, x, 1.0, u)
 
 
 @numba.njit(cache=True)
@@ -266,12 +257,17 @@ def best_answer(Z, theta):
 def glr_kernel(Z, theta, Vinv, sigma2):
     r"""The GLR statistic :math:`\Lambda` of the empirical answer (module docstring): returns
     ``(zhat, Lambda)``; :math:`\Lambda=0` on a tie for the best answer."""
-    return _glr_kernel_buf(Z, theta, Vinv, sigma2, np.empty(Z.shape[0]), np.empty(Z.shape[1]))
+    M, d = Z.shape
+    v = np.empty(M)
+    sq = np.empty(M)
+    b = _values_argmax(Z, theta, v)
+    _pair_norms(Z, b, Vinv, sq, np.empty(d))
+    return b, _glr_from_norms(v, b, sq, sigma2)
 
 
 @numba.njit(cache=True)
-def _glr_kernel_buf(Z, theta, Vinv, sigma2, v, y):
-    """:func:`glr_kernel` with work vectors ``v`` (M) and ``y`` (d): no allocation."""
+def _values_argmax(Z, theta, v):
+    """``v = Z theta`` (written into ``v``) and its argmax (first index on ties)."""
     M, d = Z.shape
     b = 0
     for m in range(M):
@@ -281,22 +277,38 @@ def _glr_kernel_buf(Z, theta, Vinv, sigma2, v, y):
         v[m] = r
         if r > v[b]:
             b = m
-    stat = np.inf
+    return b
+
+
+@numba.njit(cache=True)
+def _pair_norms(Z, b, Vinv, sq, y):
+    r"""``sq[m]`` = :math:`\|z_b-z_m\|^2_{V^{-1}}` for every answer (``sq[b] = 0``)."""
+    M, d = Z.shape
     for m in range(M):
+        for i in range(d):
+            y[i] = Z[b, i] - Z[m, i]
+        sq[m] = quad(Vinv, y)
+
+
+@numba.njit(cache=True)
+def _glr_from_norms(v, b, sq, sigma2):
+    r"""The GLR statistic from the values ``v = Z theta`` of the empirical answer ``b`` and the
+    denominators ``sq[m]`` :math:`=\|z_b-z_m\|^2_{V^{-1}}`: 0 when some other answer ties or
+    beats ``b``, else the smallest :math:`(v_b-v_m)^2/(2\sigma^2 s_m)` over :math:`s_m>0`."""
+    stat = np.inf
+    for m in range(v.shape[0]):
         if m == b:
             continue
         g = v[b] - v[m]
         if g <= 0.0:
-            return b, 0.0
-        for i in range(d):
-            y[i] = Z[b, i] - Z[m, i]
-        s = quad(Vinv, y)
+            return 0.0
+        s = sq[m]
         if s <= 0.0:          # an item equal to the best one: no information separates them
             continue
         val = g * g / (2.0 * sigma2 * s)
         if val < stat:
             stat = val
-    return b, stat
+    return stat
 
 
 #: The parameters every sampling rule under the GLR rule shares (:func:`rule_doc`).
@@ -451,34 +463,62 @@ def design_inverse(X, w):
     return inv_small(A)
 
 
-@numba.njit(cache=True)
-def alt_values_grads(X, Z, b, theta, Ainv, sigma2, F, G):
-    r"""For every answer :math:`m\ne b`: :math:`f_m(w)=g_m^2/(2\sigma^2 s_m)` into ``F[m]`` and
-    its gradient (envelope theorem) :math:`\partial f_m/\partial w_k=\frac12(g_m/s_m)^2
-    (x_k^\top u_m)^2/\sigma^2` into ``G[m]``, with :math:`y_m=z_b-z_m`,
-    :math:`u_m=A(w)^{-1}y_m`, :math:`s_m=y_m^\top u_m`, :math:`g_m=y_m^\top\theta`;
-    ``F[b] = inf``. Returns False when some :math:`g_m\le0` (then nothing is filled)."""
-    M, d = Z.shape
-    K = X.shape[0]
-    y = np.empty(d)
-    for m in range(M):
+@numba.njit(cache=True, inline="always")
+def _alt_pair(Z, b, m, theta, Ainv, y, u):
+    r""":math:`y_m=z_b-z_m` into ``y``, :math:`u_m=A^{-1}y_m` into ``u``; returns
+    :math:`(g_m, s_m)=(y_m^\top\theta, y_m^\top u_m)`."""
+    g = pair_gap(Z, b, m, theta, y)
+    _matvec(Ainv, y, u)
+    s = 0.0
+    for i in range(y.shape[0]):
+        s += y[i] * u[i]
+    return g, s
+
+
+@numba.njit(cache=True, inline="always")
+def alt_values(Z, b, theta, Ainv, sigma2, F, y, u):
+    r"""For every answer :math:`m\ne b`: :math:`f_m(w)=g_m^2/(2\sigma^2 s_m)` into ``F[m]``,
+    with :math:`y_m=z_b-z_m`, :math:`u_m=A(w)^{-1}y_m`, :math:`s_m=y_m^\top u_m`,
+    :math:`g_m=y_m^\top\theta`; ``F[b] = inf`` (``y``, ``u``: work vectors of length d).
+    O(M d^2). Returns False when some :math:`g_m\le0` (``F`` is then incomplete)."""
+    for m in range(Z.shape[0]):
         if m == b:
             F[m] = np.inf
             continue
-        g = pair_gap(Z, b, m, theta, y)
+        g, s = _alt_pair(Z, b, m, theta, Ainv, y, u)
         if g <= 0.0:
             return False
-        u = matvec(Ainv, y)
-        s = 0.0
-        for i in range(d):
-            s += y[i] * u[i]
         F[m] = g * g / (2.0 * sigma2 * s)
-        c = 0.5 * (g / s) ** 2 / sigma2
-        for k in range(K):
-            p = 0.0
-            for i in range(d):
-                p += X[k, i] * u[i]
-            G[m, k] = c * p * p
+    return True
+
+
+@numba.njit(cache=True, inline="always")
+def alt_grad(X, Z, b, m, theta, Ainv, sigma2, grad, y, u):
+    r"""The gradient of :math:`f_m` (:func:`alt_values`) in the weights, by the envelope
+    theorem, into ``grad``: :math:`\partial f_m/\partial w_k=\frac12(g_m/s_m)^2
+    (x_k^\top u_m)^2/\sigma^2`. O(Kd + d^2): the rules need it for the closest alternatives
+    only."""
+    g, s = _alt_pair(Z, b, m, theta, Ainv, y, u)
+    c = 0.5 * (g / s) ** 2 / sigma2
+    for k in range(X.shape[0]):
+        p = 0.0
+        for i in range(X.shape[1]):
+            p += X[k, i] * u[i]
+        grad[k] = c * p * p
+
+
+@numba.njit(cache=True)
+def alt_values_grads(X, Z, b, theta, Ainv, sigma2, F, G):
+    r""":func:`alt_values` into ``F`` and, for every answer :math:`m\ne b`, :func:`alt_grad`
+    into ``G[m]``. Returns False when some :math:`g_m\le0` (``F`` and ``G`` are then
+    incomplete)."""
+    d = Z.shape[1]
+    y, u = np.empty(d), np.empty(d)
+    if not alt_values(Z, b, theta, Ainv, sigma2, F, y, u):
+        return False
+    for m in range(Z.shape[0]):
+        if m != b:
+            alt_grad(X, Z, b, m, theta, Ainv, sigma2, G[m], y, u)
     return True
 
 
@@ -498,20 +538,22 @@ def plugin_design(X, Z, theta, n_iter):
         if m != b and v[b] - v[m] <= 0.0:
             return w
     F = np.empty(M)
-    G = np.empty((M, K))
+    grad = np.empty(K)
+    y, u = np.empty(d), np.empty(d)
     Ainv = design_inverse(X, w)
     for k in range(n_iter):
         if k % 64 == 63:
             Ainv = design_inverse(X, w)
-        alt_values_grads(X, Z, b, theta, Ainv, 1.0, F, G)
+        alt_values(Z, b, theta, Ainv, 1.0, F, y, u)
         j = int(np.argmin(F))
-        i = int(np.argmax(G[j]))
+        alt_grad(X, Z, b, j, theta, Ainv, 1.0, grad, y, u)
+        i = int(np.argmax(grad))
         gam = 2.0 / (k + 3.0)
         for q in range(K):
             w[q] *= 1.0 - gam
         w[i] += gam
         # A <- (1 - gam) (A + r x x^T), r = gam / (1 - gam)
-        sm_scaled(Ainv, X[i], gam / (1.0 - gam))
+        _sm_scaled_buf(Ainv, X[i], gam / (1.0 - gam), u)
         for p in range(d):
             for q in range(d):
                 Ainv[p, q] /= 1.0 - gam
@@ -521,8 +563,15 @@ def plugin_design(X, Z, theta, n_iter):
 @numba.njit(cache=True)
 def sm_scaled(Ainv, x, r):
     r"""Sherman--Morrison in place: :math:`A^{-1}\leftarrow(A+r\,xx^\top)^{-1}`."""
+    _sm_scaled_buf(Ainv, x, r, np.empty(x.shape[0]))
+
+
+@numba.njit(cache=True, inline="always")
+def _sm_scaled_buf(Ainv, x, r, u):
+    """:func:`sm_scaled` with a work vector ``u`` (no allocation); returns :math:`x^\top A^{-1}x`
+    (before the update)."""
     d = x.shape[0]
-    u = matvec(Ainv, x)
+    _matvec(Ainv, x, u)
     q = 0.0
     for i in range(d):
         q += x[i] * u[i]
@@ -530,6 +579,7 @@ def sm_scaled(Ainv, x, r):
     for i in range(d):
         for j in range(d):
             Ainv[i, j] -= r * u[i] * u[j] / den
+    return q
 
 
 @numba.njit(cache=True)
@@ -540,14 +590,29 @@ def threshold_offset(kind, t, logdet, u):
     return (1.0 + u) * 0.5 * logdet, 1.0 + u
 
 
-@numba.njit(cache=True)
-def check_stop(t, zhat, stat, N, kinds, logdet, u, logL, ptr, stop_t, stop_rec, stop_N):
-    """Record, for every threshold, the deltas (``logL`` = log(1/delta), increasing) whose
-    threshold the statistic crosses first at ``t``; True when every (threshold, delta) stopped."""
+@numba.njit(cache=True, inline="always")
+def check_stop(t, zhat, stat, N, kinds, logdet, u, logL, ptr, stop_t, stop_rec, stop_N,
+               a_low=None):
+    r"""Record, for every threshold, the deltas (``logL`` = log(1/delta), increasing) whose
+    threshold the statistic crosses first at ``t``; True when every (threshold, delta) stopped.
+
+    ``a_low`` (optional, one entry per threshold, updated in place) holds the last computed
+    :math:`a(t)` of each threshold, a lower bound of the current one since both thresholds'
+    :math:`a(t)` never decrease (:math:`\log(1+\log t)`; the log-determinant only grows): a
+    statistic at or below ``a_low + b log(1/delta)`` cannot cross, and :math:`a(t)` (two logs
+    for the heuristic threshold) is computed only when it might. The result is the same."""
     nL = logL.shape[0]
     done = True
     for j in range(kinds.shape[0]):
+        if ptr[j] >= nL:
+            continue
+        if a_low is not None and stat <= a_low[j] + (1.0 if kinds[j] == 0 else 1.0 + u) \
+                * logL[ptr[j]]:
+            done = False
+            continue
         a, b = threshold_offset(kinds[j], t, logdet, u)
+        if a_low is not None:
+            a_low[j] = a
         while ptr[j] < nL and stat > a + b * logL[ptr[j]]:
             stop_t[j, ptr[j]] = t
             stop_rec[j, ptr[j]] = zhat
@@ -561,58 +626,119 @@ def check_stop(t, zhat, stat, N, kinds, logdet, u, logL, ptr, stop_t, stop_rec, 
 @numba.njit(cache=True)
 def _accumulate(a, reward, X, st):
     """S, V, (V + u c I)^{-1} and its log-determinant, counts and t after pulling ``a``."""
-    V, Minv, S, N, ist, fst = st[0], st[2], st[3], st[5], st[6], st[7]
+    _pull(a, reward, X, st[0], st[2], st[3], st[5], st[6], st[7], st[14])
+
+
+@numba.njit(cache=True, inline="always")
+def _pull(a, reward, X, V, Minv, S, N, ist, fst, u):
+    """:func:`_accumulate` on the arrays (``u``: a work vector of length d)."""
     d = X.shape[1]
-    x = X[a]
     for i in range(d):
-        S[i] += reward * x[i]
+        S[i] += reward * X[a, i]
         for j in range(d):
-            V[i, j] += x[i] * x[j]
+            V[i, j] += X[a, i] * X[a, j]
     if ist[3]:                        # the mixture threshold's log det(I + V/(u c))
-        q = _sm_update_buf(Minv, x, st[14])
-        fst[0] += math.log1p(q)
+        fst[0] += math.log1p(_sm_update_buf(Minv, X[a], u))
     N[a] += 1
     ist[0] += 1
 
 
 @numba.njit(cache=True)
-def _estimate_and_check(Z, sigma2, st):
-    """theta_hat = V^{-1} S, the empirical answer, the GLR statistic and the thresholds."""
-    V, Vinv, Minv, S, theta, N, ist, fst, kinds, logL, ptr, stop_t, stop_rec, stop_N, wk = st
-    t = ist[0]
-    d = theta.shape[0]
-    _matvec(Vinv, S, theta)
-    zhat, stat = _glr_kernel_buf(Z, theta, Vinv, sigma2, wk[d:], wk[:d])
-    ist[1] = zhat
-    fst[1] = stat
-    done = check_stop(t, zhat, stat, N, kinds, fst[0], fst[2], logL, ptr, stop_t, stop_rec,
-                      stop_N)
-    return done or t >= ist[2]
+def _refresh_inverses(V, Vinv, Minv, lam, mixture):
+    r""":math:`V^{-1}` and, with the mixture threshold, :math:`(V+\lambda I)^{-1}` exactly."""
+    Vinv[:, :] = np.linalg.inv(V)
+    if mixture:
+        W = V.copy()
+        for i in range(W.shape[0]):
+            W[i, i] += lam
+        Minv[:, :] = np.linalg.inv(W)
+
+
+#: the statistic's denominators :math:`\|z_{\hat z}-z_m\|^2_{V^{-1}}` are recomputed from
+#: :math:`V^{-1}` at least every this many pulls (between, they are updated in O(Md) per pull)
+SQ_REFRESH = 1024
 
 
 @numba.njit(cache=True)
+def _estimate_and_check(Z, sigma2, st):
+    """theta_hat = V^{-1} S, the empirical answer, the GLR statistic and the thresholds."""
+    return _estimate(Z, sigma2, st[1], st[3], st[4], st[5], st[6], st[7], st[8], st[9], st[10],
+                     st[11], st[12], st[13], st[14], st[15], st[16])
+
+
+@numba.njit(cache=True, inline="always")
+def _estimate(Z, sigma2, Vinv, S, theta, N, ist, fst, kinds, logL, ptr, stop_t, stop_rec, stop_N,
+              wk, sq, a_low):
+    """:func:`_estimate_and_check` on the arrays. The statistic's denominators ``sq`` (of the
+    answer ``ist[4]``) are kept up to date by :func:`observe`; they are recomputed here from
+    :math:`V^{-1}` when the empirical answer changes or after a refresh (``ist[4] = -1``)."""
+    M, d = Z.shape
+    _matvec(Vinv, S, theta)
+    v = wk[d:d + M]
+    b = _values_argmax(Z, theta, v)
+    if b != ist[4]:
+        _pair_norms(Z, b, Vinv, sq, wk[:d])
+        ist[4] = b
+    stat = _glr_from_norms(v, b, sq, sigma2)
+    ist[1] = b
+    fst[1] = stat
+    done = check_stop(ist[0], b, stat, N, kinds, fst[0], fst[2], logL, ptr, stop_t, stop_rec,
+                      stop_N, a_low)
+    return done or ist[0] >= ist[2]
+
+
+@numba.njit(cache=True, inline="always")
 def observe(a, reward, X, Z, sigma2, st):
-    """Pull ``a`` with ``reward``: update the statistics of the state tuple ``st``, the estimate,
+    r"""Pull ``a`` with ``reward``: update the statistics of the state tuple ``st``, the estimate,
     the empirical answer and the GLR statistic, and check the thresholds. Returns True when every
     (threshold, delta) has stopped or ``max_samples`` is reached.
 
     ``st = (V, Vinv, Minv, S, theta, N, ist, fst, kinds, logL, ptr, stop_t, stop_rec, stop_N,
-    work)``
-    with ``ist = [t, zhat, max_samples, mixture used]`` and ``fst = [logdet(I + V/(u c)), stat, u, u c]``.
+    work, sq, a_low)`` with ``ist = [t, zhat, max_samples, mixture used, answer of sq]`` and
+    ``fst = [logdet(I + V/(u c)), stat, u, u c]``.
+
+    Cost per pull, O(d^2 + Md): :math:`V^{-1}` by Sherman--Morrison with :math:`u=V^{-1}x`
+    (recomputed exactly at powers of 2 against rounding drift), :math:`\hat\theta=V^{-1}S`,
+    the values :math:`Z\hat\theta`, and each denominator
+    :math:`\|y_m\|^2_{V^{-1}}` (:math:`y_m=z_{\hat z}-z_m`) updated in O(1) from
+    :math:`Zu`: :math:`\|y_m\|^2\leftarrow\|y_m\|^2-(y_m^\top u)^2/(1+x^\top u)`; the
+    denominators are recomputed in O(Md^2) when :math:`\hat z` changes, after a refresh and
+    every :data:`SQ_REFRESH` pulls. The thresholds' logarithms are taken only when the
+    statistic may cross (:func:`check_stop`). Compiled inline into the calling kernel (numba
+    ``inline="always"``), so that the state's arrays are not passed by value at every pull.
     """
-    _accumulate(a, reward, X, st)
-    V, Vinv, Minv = st[0], st[1], st[2]
-    t = st[6][0]
+    V, Vinv, Minv, S, theta, N, ist, fst, kinds, logL, ptr, stop_t, stop_rec, stop_N, wk = st[:15]
+    sq, a_low = st[15], st[16]
+    _pull(a, reward, X, V, Minv, S, N, ist, fst, wk)
+    t = ist[0]
     if (t & (t - 1)) == 0:            # at powers of 2, refresh the inverses (rounding drift)
-        Vinv[:, :] = np.linalg.inv(V)
-        if st[6][3]:
-            W = V.copy()
-            for i in range(W.shape[0]):
-                W[i, i] += st[7][3]
-            Minv[:, :] = np.linalg.inv(W)
+        _refresh_inverses(V, Vinv, Minv, fst[3], ist[3])
+        ist[4] = -1
     else:
-        _sm_update_buf(Vinv, X[a], st[14])
-    return _estimate_and_check(Z, sigma2, st)
+        _update_norms(a, X, Z, Vinv, ist, wk, sq, t % SQ_REFRESH == 0)
+    return _estimate(Z, sigma2, Vinv, S, theta, N, ist, fst, kinds, logL, ptr, stop_t, stop_rec,
+                     stop_N, wk, sq, a_low)
+
+
+@numba.njit(cache=True, inline="always")
+def _update_norms(a, X, Z, Vinv, ist, wk, sq, refresh):
+    """Sherman--Morrison on :math:`V^{-1}` after pulling ``a``, and the denominators ``sq`` of
+    the answer ``ist[4]`` updated from :math:`u=V^{-1}x_a` (marked stale when ``refresh``)."""
+    M, d = Z.shape
+    u = wk[:d]
+    den = 1.0 + _sm_update_buf(Vinv, X[a], u)
+    b = ist[4]
+    if refresh:
+        ist[4] = -1
+    elif b >= 0:
+        zb = 0.0
+        for i in range(d):
+            zb += Z[b, i] * u[i]
+        for m in range(M):
+            r = zb
+            for i in range(d):
+                r -= Z[m, i] * u[i]
+            sq[m] -= r * r / den
 
 
 @numba.njit(cache=True)
@@ -732,13 +858,14 @@ class _State:
         lam = MIXTURE_U * c
         self.st = (np.zeros((d, d)), np.zeros((d, d)), np.eye(d) / lam, np.zeros(d), np.zeros(d),
                    np.zeros(K, dtype=np.int64),
-                   np.array([0, -1, max_samples, int("mixture" in thresholds or needs_logdet)],
-                            dtype=np.int64),
+                   np.array([0, -1, max_samples, int("mixture" in thresholds or needs_logdet),
+                             -1], dtype=np.int64),
                    np.array([0.0, 0.0, MIXTURE_U, lam]),
                    np.array([_KIND[n] for n in thresholds], dtype=np.int64), logL,
                    np.zeros(nT, dtype=np.int64), np.full((nT, nL), max_samples, dtype=np.int64),
                    np.full((nT, nL), -1, dtype=np.int64), np.zeros((nT, nL, K), dtype=np.int64),
-                   np.zeros(d + env.Z.shape[0]))
+                   np.zeros(d + env.Z.shape[0]), np.zeros(env.Z.shape[0]),
+                   np.full(nT, -np.inf))
         self.c = c
 
     @property
