@@ -16,7 +16,11 @@ One module per kind of object:
 - :mod:`bai.arena`         your own sampling rule in plain Python against the library's rules
 """
 
-from . import (
+from . import _numba_cache
+
+_numba_cache.install()  # before any compiled function of the package is defined
+
+from . import (  # noqa: E402
     algorithms,
     arena,
     claims,
