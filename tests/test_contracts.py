@@ -1232,6 +1232,7 @@ EXEMPT.update({
     "bai.algorithms.glr.plugin_design": _GLR_KERNEL.format("lazy_tas"),
     "bai.algorithms.glr.alt_values_grads": _GLR_KERNEL.format("fws (and lazy_tas)"),
     "bai.algorithms.glr.alt_values": _GLR_KERNEL.format("fws (and lazy_tas)"),
+    "bai.algorithms.glr.alt_values_from_norms": _GLR_KERNEL.format("fws"),
     "bai.algorithms.glr.alt_grad": _GLR_KERNEL.format("fws (and lazy_tas)"),
     "bai.algorithms.glr.design_inverse": _GLR_KERNEL.format("fws (and lingame)"),
     "bai.algorithms.fws.solve_matrix_game": _GLR_KERNEL.format("fws"),

@@ -409,6 +409,10 @@ def test_alternative_values_and_gradients_match_numpy_and_finite_differences(see
     assert glr.alt_values(Z, b, theta, Ainv, sigma2, F1, y, u)
     np.testing.assert_array_equal(F, F1)
     assert F[b] == np.inf
+    sq = np.array([(Z[b] - z) @ Ainv @ (Z[b] - z) for z in Z])
+    F2 = np.empty(5)
+    assert glr.alt_values_from_norms(Z, b, theta, sq, sigma2, F2, y)
+    np.testing.assert_allclose(F2, F, rtol=1e-12)
     h = 1e-6
     for m in range(5):
         if m == b:

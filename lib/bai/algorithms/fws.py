@@ -11,13 +11,14 @@ the initial pulls):
   about :math:`\sqrt{Kt}` steps in all) or some empirical gap is not positive, :math:`z` is
   uniform;
 * otherwise, for every alternative answer :math:`m\ne\hat z`, the value :math:`f_m(x)`
-  (:func:`bai.algorithms.glr.alt_values`), and the gradient (envelope theorem,
+  (:func:`bai.algorithms.glr.alt_values_from_norms`), and the gradient (envelope theorem,
   :func:`bai.algorithms.glr.alt_grad`) of those in :math:`F` below (the only ones the step
-  uses), with the **exact** :math:`A(x)^{-1}` (after a vertex step
-  :math:`A\leftarrow(tA+x_ix_i^\top)/(t+1)`, a rank-one Sherman--Morrison update; recomputed
-  after the other steps and every 256 steps). The FWS repository's incremental update adds
-  :math:`z_k^2/t^2` instead of :math:`z_k/t` and converges to a multiple of
-  :math:`A(\text{uniform})` (spec §4.1);
+  uses), with the **exact** :math:`A(x)^{-1}`: after a vertex step
+  :math:`A\leftarrow(tA+x_ix_i^\top)/(t+1)`, a rank-one Sherman--Morrison update, which also
+  updates each denominator :math:`s_m=\|z_{\hat z}-z_m\|^2_{A(x)^{-1}}` in O(d); after the
+  other steps and every 256 steps, both recomputed; the :math:`s_m` also when :math:`\hat z`
+  changes. The FWS repository's incremental update adds :math:`z_k^2/t^2` instead of
+  :math:`z_k/t` and converges to a multiple of :math:`A(\text{uniform})` (spec §4.1);
   :math:`F=\{m:f_m<\min f+r_t\}`; if :math:`|F|=1`, :math:`z=e_{\arg\max_k\partial_kf_m}`; else
   :math:`z` solves the zero-sum game
   :math:`\max_{z\in\Delta_K}\min_{m\in F}\sum_kz_k(\partial_kf_m-x^\top\nabla f_m)` (an LP,
@@ -37,8 +38,9 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from .glr import (rule_doc, GLRResult, GLRRule, alt_grad, alt_values, design_inverse, observe,
-                  simulate, simulate_runs, _sm_scaled_buf)
+from .glr import (rule_doc, GLRResult, GLRRule, _pair_norms, _rank_one_norms, _sm_scaled_buf,
+                  alt_grad, alt_values_from_norms, design_inverse, observe, simulate,
+                  simulate_runs)
 
 __all__ = ["FWSResult", "fws", "fws_runs", "solve_matrix_game"]
 
@@ -117,7 +119,7 @@ def _is_square(q):
 
 @numba.njit(cache=True)
 def _kernel(X, Z, means, sigma, noise, extra, st, rs):
-    xw, F, G, cnt, Ainv = rs
+    xw, F, G, cnt, Ainv, sq, sq_b = rs
     theta, N, ist = st[4], st[5], st[6]
     K = X.shape[0]
     M = Z.shape[0]
@@ -130,7 +132,10 @@ def _kernel(X, Z, means, sigma, noise, extra, st, rs):
         vertex = -1
         uniform = _is_square(t // K)
         if not uniform:
-            uniform = not alt_values(Z, b, theta, Ainv, sigma2, F, y, u)
+            if sq_b[0] != b:          # the denominators s_m of answer b, from A(x)^{-1}
+                _pair_norms(Z, b, Ainv, sq, y)
+                sq_b[0] = b
+            uniform = not alt_values_from_norms(Z, b, theta, sq, sigma2, F, y)
         if uniform:
             for k in range(K):
                 z[k] = 1.0 / K
@@ -164,14 +169,19 @@ def _kernel(X, Z, means, sigma, noise, extra, st, rs):
         for k in range(K):
             xw[k] = (t * xw[k] + z[k]) / (t + 1.0)
         # A(x)^{-1} exactly: after a vertex step A <- (t A + x x^T)/(t+1), a rank-one update
-        # (Sherman--Morrison, then the scale); otherwise, and every 256 steps, recomputed
+        # (Sherman--Morrison, then the scale), and with it each s_m in O(d) from u = A^{-1} x;
+        # otherwise, and every 256 steps, recomputed (and the s_m with it)
         if vertex >= 0 and (t & 255) != 0:
-            _sm_scaled_buf(Ainv, X[vertex], 1.0 / t, u)
+            rt = 1.0 / t
+            den = 1.0 + rt * _sm_scaled_buf(Ainv, X[vertex], rt, u)
             for p in range(Ainv.shape[0]):
                 for q in range(Ainv.shape[1]):
                     Ainv[p, q] *= (t + 1.0) / t
+            if sq_b[0] >= 0:
+                _rank_one_norms(Z, sq_b[0], u, rt, den, (t + 1.0) / t, sq)
         else:
             Ainv[:, :] = design_inverse(X, xw)
+            sq_b[0] = -1
         a, best = 0, -1.0
         for k in range(K):
             v = np.inf if N[k] == 0 and xw[k] > 0.0 else xw[k] / max(N[k], 1)
@@ -197,7 +207,8 @@ def fws(env, rng, *, deltas=(0.1,), threshold="heuristic", max_samples: int = 10
         K, M = e.K, e.Z.shape[0]
         w0 = np.full(K, 1.0 / K)
         return (w0, np.empty(M), np.zeros((M, K)), cnt,
-                design_inverse(np.ascontiguousarray(e.X, dtype=float), w0))
+                design_inverse(np.ascontiguousarray(e.X, dtype=float), w0), np.empty(M),
+                np.full(1, -1, dtype=np.int64))
 
     rule = GLRRule("FWS", _kernel, init, info=info)
     res = simulate(env, rng, rule, deltas=deltas, threshold=threshold, max_samples=max_samples,

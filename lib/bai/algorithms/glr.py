@@ -86,7 +86,7 @@ __all__ = ["THRESHOLDS", "MIXTURE_U", "t_star", "kl_bernoulli", "expected_time_l
            "threshold_value", "glr_statistic", "spanner", "GLRResult", "GLRRule", "simulate",
            "simulate_runs", "runs_table", "check_env", "check_deltas", "check_thresholds",
            "sm_update", "glr_kernel", "closest_alternative", "ctrack", "observe", "greedy_arm",
-           "plugin_design", "alt_values", "alt_grad", "alt_values_grads", "design_inverse"]
+           "plugin_design", "alt_values", "alt_values_from_norms", "alt_grad", "alt_values_grads", "design_inverse"]
 
 #: The stopping thresholds: name -> description (see the module docstring).
 THRESHOLDS = {
@@ -478,17 +478,25 @@ def _alt_pair(Z, b, m, theta, Ainv, y, u):
 @numba.njit(cache=True, inline="always")
 def alt_values(Z, b, theta, Ainv, sigma2, F, y, u):
     r"""For every answer :math:`m\ne b`: :math:`f_m(w)=g_m^2/(2\sigma^2 s_m)` into ``F[m]``,
-    with :math:`y_m=z_b-z_m`, :math:`u_m=A(w)^{-1}y_m`, :math:`s_m=y_m^\top u_m`,
-    :math:`g_m=y_m^\top\theta`; ``F[b] = inf`` (``y``, ``u``: work vectors of length d).
-    O(M d^2). Returns False when some :math:`g_m\le0` (``F`` is then incomplete)."""
+    with :math:`y_m=z_b-z_m`, :math:`s_m=\|y_m\|^2_{A(w)^{-1}}`, :math:`g_m=y_m^\top\theta`;
+    ``F[b] = inf`` (``y``, ``u``: work vectors of length d). O(M d^2). Returns False when some
+    :math:`g_m\le0` (``F`` is then incomplete)."""
+    _pair_norms(Z, b, Ainv, F, y)
+    return alt_values_from_norms(Z, b, theta, F, sigma2, F, y)
+
+
+@numba.njit(cache=True, inline="always")
+def alt_values_from_norms(Z, b, theta, sq, sigma2, F, y):
+    r""":func:`alt_values` from the denominators ``sq[m]`` :math:`=s_m` (``F`` may be ``sq``:
+    then overwritten), in O(Md)."""
     for m in range(Z.shape[0]):
         if m == b:
             F[m] = np.inf
             continue
-        g, s = _alt_pair(Z, b, m, theta, Ainv, y, u)
+        g = pair_gap(Z, b, m, theta, y)
         if g <= 0.0:
             return False
-        F[m] = g * g / (2.0 * sigma2 * s)
+        F[m] = g * g / (2.0 * sigma2 * sq[m])
     return True
 
 
@@ -724,21 +732,31 @@ def observe(a, reward, X, Z, sigma2, st):
 def _update_norms(a, X, Z, Vinv, ist, wk, sq, refresh):
     """Sherman--Morrison on :math:`V^{-1}` after pulling ``a``, and the denominators ``sq`` of
     the answer ``ist[4]`` updated from :math:`u=V^{-1}x_a` (marked stale when ``refresh``)."""
-    M, d = Z.shape
-    u = wk[:d]
+    u = wk[:Z.shape[1]]
     den = 1.0 + _sm_update_buf(Vinv, X[a], u)
     b = ist[4]
     if refresh:
         ist[4] = -1
     elif b >= 0:
-        zb = 0.0
+        _rank_one_norms(Z, b, u, 1.0, den, 1.0, sq)
+
+
+@numba.njit(cache=True, inline="always")
+def _rank_one_norms(Z, b, u, r, den, c, sq):
+    r"""The denominators ``sq[m]`` :math:`=\|z_b-z_m\|^2_{A^{-1}}` after
+    :math:`A^{-1}\leftarrow c\,(A^{-1}-r\,uu^\top/\mathrm{den})` (``u`` :math:`=A^{-1}x` and
+    ``den`` :math:`=1+r\,x^\top A^{-1}x` before the update: Sherman--Morrison for
+    :math:`A+r\,xx^\top`, then a scale), in O(Md):
+    :math:`s_m\leftarrow c\,(s_m-r\,((z_b-z_m)^\top u)^2/\mathrm{den})`."""
+    M, d = Z.shape
+    zb = 0.0
+    for i in range(d):
+        zb += Z[b, i] * u[i]
+    for m in range(M):
+        w = zb
         for i in range(d):
-            zb += Z[b, i] * u[i]
-        for m in range(M):
-            r = zb
-            for i in range(d):
-                r -= Z[m, i] * u[i]
-            sq[m] -= r * r / den
+            w -= Z[m, i] * u[i]
+        sq[m] = (sq[m] - r * w * w / den) * c
 
 
 @numba.njit(cache=True)
