@@ -711,8 +711,8 @@ def observe(a, reward, X, Z, sigma2, st):
     :math:`\|y_m\|^2_{V^{-1}}` (:math:`y_m=z_{\hat z}-z_m`) updated in O(1) from
     :math:`Zu`: :math:`\|y_m\|^2\leftarrow\|y_m\|^2-(y_m^\top u)^2/(1+x^\top u)`; the
     denominators are recomputed in O(Md^2) when :math:`\hat z` changes, after a refresh and
-    every :data:`SQ_REFRESH` pulls. The thresholds' logarithms are taken only when the
-    statistic may cross (:func:`check_stop`). Compiled inline into the calling kernel (numba
+    every ``SQ_REFRESH`` (1024) pulls. The thresholds' logarithms are taken only when the
+    statistic may cross (``check_stop``). Compiled inline into the calling kernel (numba
     ``inline="always"``), so that the state's arrays are not passed by value at every pull.
     """
     V, Vinv, Minv, S, theta, N, ist, fst, kinds, logL, ptr, stop_t, stop_rec, stop_N, wk = st[:15]
