@@ -406,7 +406,7 @@ def test_alternative_values_and_gradients_match_numpy_and_finite_differences(see
     F, G = np.empty(5), np.zeros((5, 7))
     assert glr.alt_values_grads(X, Z, b, theta, Ainv, sigma2, F, G)
     F1, y, u, g = np.empty(5), np.empty(3), np.empty(3), np.empty(7)
-    assert glr.alt_values(Z, b, theta, Ainv, sigma2, F1, y, u)
+    assert glr.alt_values(Z, b, theta, Ainv, sigma2, F1, y)
     np.testing.assert_array_equal(F, F1)
     assert F[b] == np.inf
     sq = np.array([(Z[b] - z) @ Ainv @ (Z[b] - z) for z in Z])
@@ -424,4 +424,4 @@ def test_alternative_values_and_gradients_match_numpy_and_finite_differences(see
         glr.alt_grad(X, Z, b, m, theta, Ainv, sigma2, g, y, u)
         np.testing.assert_array_equal(g, G[m])
     # a non-positive gap: no values (the rules then sample uniformly)
-    assert not glr.alt_values(Z, b, -theta, Ainv, sigma2, F1, y, u)
+    assert not glr.alt_values(Z, b, -theta, Ainv, sigma2, F1, y)

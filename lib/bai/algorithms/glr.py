@@ -86,7 +86,8 @@ __all__ = ["THRESHOLDS", "MIXTURE_U", "t_star", "kl_bernoulli", "expected_time_l
            "threshold_value", "glr_statistic", "spanner", "GLRResult", "GLRRule", "simulate",
            "simulate_runs", "runs_table", "check_env", "check_deltas", "check_thresholds",
            "sm_update", "glr_kernel", "closest_alternative", "ctrack", "observe", "greedy_arm",
-           "plugin_design", "alt_values", "alt_values_from_norms", "alt_grad", "alt_values_grads", "design_inverse"]
+           "plugin_design", "alt_values", "alt_values_from_norms", "alt_grad", "alt_values_grads",
+           "design_inverse"]
 
 #: The stopping thresholds: name -> description (see the module docstring).
 THRESHOLDS = {
@@ -476,10 +477,10 @@ def _alt_pair(Z, b, m, theta, Ainv, y, u):
 
 
 @numba.njit(cache=True, inline="always")
-def alt_values(Z, b, theta, Ainv, sigma2, F, y, u):
+def alt_values(Z, b, theta, Ainv, sigma2, F, y):
     r"""For every answer :math:`m\ne b`: :math:`f_m(w)=g_m^2/(2\sigma^2 s_m)` into ``F[m]``,
     with :math:`y_m=z_b-z_m`, :math:`s_m=\|y_m\|^2_{A(w)^{-1}}`, :math:`g_m=y_m^\top\theta`;
-    ``F[b] = inf`` (``y``, ``u``: work vectors of length d). O(M d^2). Returns False when some
+    ``F[b] = inf`` (``y``: a work vector of length d). O(M d^2). Returns False when some
     :math:`g_m\le0` (``F`` is then incomplete)."""
     _pair_norms(Z, b, Ainv, F, y)
     return alt_values_from_norms(Z, b, theta, F, sigma2, F, y)
@@ -522,7 +523,7 @@ def alt_values_grads(X, Z, b, theta, Ainv, sigma2, F, G):
     incomplete)."""
     d = Z.shape[1]
     y, u = np.empty(d), np.empty(d)
-    if not alt_values(Z, b, theta, Ainv, sigma2, F, y, u):
+    if not alt_values(Z, b, theta, Ainv, sigma2, F, y):
         return False
     for m in range(Z.shape[0]):
         if m != b:
@@ -552,7 +553,7 @@ def plugin_design(X, Z, theta, n_iter):
     for k in range(n_iter):
         if k % 64 == 63:
             Ainv = design_inverse(X, w)
-        alt_values(Z, b, theta, Ainv, 1.0, F, y, u)
+        alt_values(Z, b, theta, Ainv, 1.0, F, y)
         j = int(np.argmin(F))
         alt_grad(X, Z, b, j, theta, Ainv, 1.0, grad, y, u)
         i = int(np.argmax(grad))
@@ -576,7 +577,7 @@ def sm_scaled(Ainv, x, r):
 
 @numba.njit(cache=True, inline="always")
 def _sm_scaled_buf(Ainv, x, r, u):
-    """:func:`sm_scaled` with a work vector ``u`` (no allocation); returns :math:`x^\top A^{-1}x`
+    r""":func:`sm_scaled` with a work vector ``u`` (no allocation); returns :math:`x^\top A^{-1}x`
     (before the update)."""
     d = x.shape[0]
     _matvec(Ainv, x, u)
