@@ -14,16 +14,8 @@ from bai.algorithms import fws, glr, glr_baselines, lazy_tas, lingame, top_two
 from bai.designs import psi_star
 from bai.environments import BernoulliLinearBandit, GaussianLinearBandit
 
-RULES = {
-    "lazy_tas": lazy_tas.lazy_tas,
-    "fws": fws.fws,
-    "lingame": lingame.lingame,
-    "top_two": top_two.top_two,
-    "xy_tracking": glr_baselines.xy_tracking,
-    "oracle_tracking": glr_baselines.oracle_tracking,
-    "lingape": glr_baselines.lingape_glr,
-    "uniform": glr_baselines.uniform_glr,
-}
+from glr_golden import RULES  # every rule by short name (tests/glr_golden.py)
+
 RUNS = {
     "lazy_tas": lazy_tas.lazy_tas_runs,
     "fws": fws.fws_runs,
