@@ -54,6 +54,21 @@ def test_every_cached_kernel_of_the_package_is_keyed_by_the_digest():
     assert seen > 50
 
 
+def test_an_unreadable_source_leaves_numbas_own_keys(tmp_path, monkeypatch):
+    from numba.core import caching
+
+    plain = [c for c in caching.CacheImpl._locator_classes if not hasattr(c, "_bai_digest")]
+    monkeypatch.setattr(caching.CacheImpl, "_locator_classes", list(plain))
+    (tmp_path / "gone.py").symlink_to(tmp_path / "nowhere.py")
+    assert _numba_cache.install(tmp_path) is False
+    assert caching.CacheImpl._locator_classes == plain
+    assert _numba_cache.install(LIB) is True               # and a readable tree installs
+    keyed = caching.CacheImpl._locator_classes
+    assert [c._bai_digest for c in keyed[:len(plain)]] == [_numba_cache.sources_digest()] * len(
+        plain)
+    assert keyed[len(plain):] == plain
+
+
 SCRIPT = textwrap.dedent("""
     import numpy as np
     from bai import instances

@@ -58,7 +58,8 @@ def _keyed(base, digest: str, root: Path):
 
 def install(root: Path = PACKAGE_DIR) -> bool:
     """Put the keyed locators first in numba's list (once per process); False when this numba
-    has no such list (then numba's own cache keys apply)."""
+    has no such list or a source file cannot be read (then numba's own cache keys apply, and
+    importing ``bai`` still works)."""
     from numba.core import caching
 
     impl = getattr(caching, "CacheImpl", None)
@@ -67,6 +68,9 @@ def install(root: Path = PACKAGE_DIR) -> bool:
         return False
     if any(getattr(c, "_bai_digest", None) for c in classes):
         return True
-    digest = sources_digest(root)
+    try:
+        digest = sources_digest(root)
+    except OSError:
+        return False
     impl._locator_classes = [_keyed(c, digest, root) for c in classes] + classes
     return True
