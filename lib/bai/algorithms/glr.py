@@ -250,8 +250,8 @@ def quad(Ainv, y):
 @numba.njit(cache=True)
 def best_answer(Z, theta):
     """``argmax_z z^T theta`` (first index on ties) and the values ``Z theta``."""
-    v = matvec(Z, theta)
-    return int(np.argmax(v)), v
+    v = np.empty(Z.shape[0])
+    return _values_argmax(Z, theta, v), v
 
 
 @numba.njit(cache=True)
@@ -595,8 +595,15 @@ def _sm_scaled_buf(Ainv, x, r, u):
 def threshold_offset(kind, t, logdet, u):
     r""":math:`a(t)` and :math:`b` of :math:`\beta(t,\delta)=a(t)+b\log(1/\delta)`."""
     if kind == 0:
-        return math.log(1.0 + math.log(t)), 1.0
-    return (1.0 + u) * 0.5 * logdet, 1.0 + u
+        return math.log(1.0 + math.log(t)), threshold_slope(kind, u)
+    return (1.0 + u) * 0.5 * logdet, threshold_slope(kind, u)
+
+
+@numba.njit(cache=True)
+def threshold_slope(kind, u):
+    r""":math:`b` of :math:`\beta(t,\delta)=a(t)+b\log(1/\delta)`: 1 (heuristic), :math:`1+u`
+    (mixture)."""
+    return 1.0 if kind == 0 else 1.0 + u
 
 
 @numba.njit(cache=True, inline="always")
@@ -615,8 +622,7 @@ def check_stop(t, zhat, stat, N, kinds, logdet, u, logL, ptr, stop_t, stop_rec, 
     for j in range(kinds.shape[0]):
         if ptr[j] >= nL:
             continue
-        if a_low is not None and stat <= a_low[j] + (1.0 if kinds[j] == 0 else 1.0 + u) \
-                * logL[ptr[j]]:
+        if a_low is not None and stat <= a_low[j] + threshold_slope(kinds[j], u) * logL[ptr[j]]:
             done = False
             continue
         a, b = threshold_offset(kinds[j], t, logdet, u)
