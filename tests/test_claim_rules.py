@@ -1,19 +1,28 @@
-"""Every rule of every claim of the book can fail (issue 21).
+"""Every rule of every claim can fail, and "as printed" is enforced by code (issue 27).
 
-For each claim spec of every paper module (``bai.reported.<paper>.CLAIMS``) and of the book's
-own check ledgers (``bai.studies.arena``, ``bai.studies.optimal_design``), the rule is fed a
-measurement it must reject, through the same :meth:`bai.claims.ClaimsLedger.check` the chapters
-call. A rule that accepts it could not detect a wrong implementation or a wrong paper. And no
-row that judges a paper claim (role ``printed`` or ``alternative``) has a rule whose stated slack
-makes failure impossible (a relative slack of 100 % or more).
+* Each claim spec of every paper module (``bai.reported.<paper>.CLAIMS``) that judges a paper
+  claim (role ``printed`` or ``alternative``) conforms (:func:`bai.claims.spec_problems`): a rule
+  on a measured quantity (never a :class:`~bai.claims.Holds` predicate), a paper value that is a
+  :class:`~bai.claims.Printed` number with its locator or :class:`~bai.claims.Derived` from
+  printed numbers, a slack that can fail.
+* Each rule of every spec (papers and the book's check ledgers) is fed a measurement it must
+  reject, through the same :meth:`~bai.claims.ClaimsLedger.check` the chapters call.
+* Vacuous rules are refused at construction or turned into consistency checks by the one
+  criterion :data:`bai.claims.VACUITY_CRITERION` (the issue's list of four).
+* A printed row computed under another reading is refused.
+* No paper claim is counted in two chapters, and no printed number is claimed twice.
+* Every rule kind's ``flip`` moves a measurement across its boundary and the verdict flips
+  (the chapters' own measurements: ``tests/test_claim_mutations.py``).
 """
 
 from __future__ import annotations
 
 import importlib
+import math
 import pkgutil
 import string
 
+import numpy as np
 import pytest
 
 import bai.reported
@@ -37,13 +46,22 @@ def _specs():
 
 
 SPECS = _specs()
+PAPER_SPECS = [s for s in SPECS if s[1] == "reproduction"]
 
 
-def test_every_paper_module_has_claims():
-    assert PAPER_MODULES == ["fiez2019", "grover2018", "soare2014", "wu_baics", "xu2018"]
+def test_every_paper_module_has_claims_and_one_printed_reading():
     for name in PAPER_MODULES:
         n = sum(1 for key, kind, _, _ in SPECS if key.startswith(f"{name}:"))
         assert n >= 5, f"bai.reported.{name} has {n} claims"
+        mod = importlib.import_module(f"bai.reported.{name}")
+        readings = C._check_readings(getattr(mod, "READINGS", None))
+        assert readings, f"bai.reported.{name} declares no READINGS (its printed reading)"
+        assert sum(r.role == "printed" for r in readings.values()) == 1
+
+
+@pytest.mark.parametrize("key,kind,cid,spec", PAPER_SPECS, ids=[s[0] for s in PAPER_SPECS])
+def test_paper_claim_specs_judge_as_printed(key, kind, cid, spec):
+    assert C.spec_problems(spec) == [], key
 
 
 def _fields(spec: C.ClaimSpec, cid: str) -> dict:
@@ -53,15 +71,20 @@ def _fields(spec: C.ClaimSpec, cid: str) -> dict:
     return {n: "x" for n in names}
 
 
-def _rejecting_measurement(rule) -> dict | None:
+def _rejecting_measurement(rule, paper) -> dict | None:
     """A measurement far outside what ``rule`` accepts (None for NotComparable)."""
     if isinstance(rule, C.Tolerance):
-        p = 10.0
-        return {"value": p + 2 * rule.width(0.0, p) + 1.0, "se": 0.0, "paper_value": p}
+        p = 10.0 if paper is None else paper.number
+        return {"value": p + 2 * rule.width(0.0, p) + abs(p) + 1.0, "se": 0.0,
+                **({} if paper is not None else {"paper_value": C.Printed(p, "test")})}
     if isinstance(rule, C.AtMost):
         return {"value": rule.bound + abs(rule.bound) + 1.0, "se": 0.0}
     if isinstance(rule, C.AtLeast):
         return {"value": rule.bound - abs(rule.bound) - 1.0, "se": 0.0}
+    if isinstance(rule, C.Band):
+        hi = rule.hi if math.isfinite(rule.hi) else rule.lo
+        return {"value": hi + abs(hi) + 1.0 if math.isfinite(rule.hi) else rule.lo - abs(rule.lo) - 1,
+                "se": 0.0}
     if isinstance(rule, C.ErrorRate):
         return {"failures": 1000, "runs": 1000}
     if isinstance(rule, C.TwoRates):
@@ -75,7 +98,8 @@ def _rejecting_measurement(rule) -> dict | None:
 
 @pytest.mark.parametrize("key,kind,cid,spec", SPECS, ids=[s[0] for s in SPECS])
 def test_every_rule_rejects_a_value_outside_its_tolerance(key, kind, cid, spec):
-    measurement = _rejecting_measurement(spec.rule)
+    paper = C._paper_value(spec.paper_value, "the spec's paper_value")
+    measurement = _rejecting_measurement(spec.rule, paper)
     if measurement is None:
         pytest.skip("not comparable: nothing to reject")
     ledger = C.ClaimsLedger("ch", "paper", specs={cid: spec}, kind=kind)
@@ -85,14 +109,206 @@ def test_every_rule_rejects_a_value_outside_its_tolerance(key, kind, cid, spec):
     assert row.reason, f"{key}: a rejected row needs a computed reason"
 
 
-@pytest.mark.parametrize("key,kind,cid,spec",
-                         [s for s in SPECS if s[1] == "reproduction"],
-                         ids=[s[0] for s in SPECS if s[1] == "reproduction"])
-def test_no_paper_claim_has_a_rule_that_cannot_fail(key, kind, cid, spec):
-    if spec.role not in ("printed", "alternative"):
-        return
-    assert spec.rule.can_fail(), f"{key}: {spec.rule.describe()} cannot fail"
-    if isinstance(spec.rule, C.Tolerance) and spec.paper_value not in (None, 0):
-        # the slack alone (no Monte-Carlo term) must not cover 0: else any value passes
-        slack = max(spec.rule.abs, spec.rule.rel * abs(float(spec.paper_value)))
-        assert slack < abs(float(spec.paper_value)), f"{key}: slack {slack} covers 0"
+# ---------------------------------------------------------------------------------------------
+# Vacuous rules: refused at construction, or demoted by the criterion (the issue's four)
+# ---------------------------------------------------------------------------------------------
+
+P5 = C.Printed(5.0, "Table 1, a test")
+
+
+def test_a_predicate_cannot_judge_a_paper_claim():
+    with pytest.raises(ValueError, match="Holds predicate cannot judge a paper claim"):
+        C.ClaimSpec("always true", "Sec. 1", C.Holds("always true"))
+    with pytest.raises(ValueError, match="Holds predicate cannot judge a paper claim"):
+        C.ClaimSpec("always true", "Sec. 1", C.Holds("always true"), role="alternative",
+                    note="another reading")
+    # a book check may be a predicate
+    C.ClaimSpec("the solver converged", "ours", C.Holds("gap <= 1e-9"), role="check")
+
+
+def test_a_slack_that_accepts_anything_is_refused():
+    with pytest.raises(ValueError, match="cannot fail"):
+        C.ClaimSpec("T* is 5", "Table 1", C.Tolerance(abs=1e9), paper_value=P5)
+    with pytest.raises(ValueError, match="cannot fail"):
+        C.ClaimSpec("T* is 5", "Table 1", C.Tolerance(rel=0.95), paper_value=P5)
+    # a slack of 80 % of the number can still tell it from a tenth of it
+    C.ClaimSpec("T* is 5", "Table 1", C.Tolerance(rel=0.8), paper_value=P5)
+
+
+def test_an_error_target_met_by_a_coin_flip_is_refused():
+    with pytest.raises(ValueError, match="coin flip"):
+        C.ErrorRate(0.99)
+    with pytest.raises(ValueError, match="coin flip"):
+        C.ErrorRate(0.5)
+
+
+def test_a_bound_met_ten_times_over_is_a_consistency_check():
+    specs = {"b": C.ClaimSpec("E[tau] <= the bound", "Thm 1", C.AtMost(1e12)),
+             "e": C.ClaimSpec("errs at most delta", "Thm 1", C.ErrorRate(0.05)),
+             "band": C.ClaimSpec("ratio in [1, 1e6]", "Thm 1", C.Band(1.0, 1e6)),
+             "sign": C.ClaimSpec("the gain is positive", "Fig. 1", C.AtLeast(0.0))}
+    led = C.ClaimsLedger("ch", "paper", specs=specs)
+    row = led.check("b", value=5.0, se=1.0)
+    assert row.role == "check" and "met" in row.note and row.verdict == C.HOLDS
+    # 0 failures in 900 runs against delta = 0.05: the upper bound 0.0033 is 15x below
+    row = led.check("e", failures=0, runs=900)
+    assert row.role == "check" and row.details["vacuity"] > 10
+    # 0 failures in 100 runs: the upper bound 0.03 is not 10x below: a reproduction
+    led2 = C.ClaimsLedger("ch", "paper", specs=specs)
+    assert led2.check("e", failures=0, runs=100).role == "printed"
+    # a band both of whose ends are met 10x over
+    assert led.check("band", value=1e3, se=1.0).role == "check"
+    # a sign claim is always a reproduction (the measured sign is the claim)
+    assert led.check("sign", value=1e6, se=1.0).role == "printed"
+    assert led.totals()[C.AS_PRINTED] == 1 and led.check_totals()[C.HOLDS] == 3
+
+
+def test_the_criterion_is_one_statement_covering_every_rule():
+    for word in ("bound", "error rate", "band", "printed number", "sign"):
+        assert word in C.VACUITY_CRITERION
+
+
+# ---------------------------------------------------------------------------------------------
+# Readings: a printed row computed under another reading is refused
+# ---------------------------------------------------------------------------------------------
+
+READINGS = (C.Reading("as printed", "printed", settings={"radius": "lemma1"}),
+            C.Reading("corrected", "alternative", "the radius for sigma-sub-Gaussian "
+                      "increments: contradicts the printed Lemma 1",
+                      settings={"radius": "corrected"}))
+
+
+def test_a_printed_row_under_another_reading_is_refused():
+    spec = C.ClaimSpec("gain below one", "Fig. 1", C.AtMost(1.0))
+    led = C.ClaimsLedger("ch", "paper", specs={"g": spec}, readings=READINGS)
+    with pytest.raises(ValueError, match="role 'printed' but was computed under the reading"):
+        led.check("g", value=0.8, se=0.01, settings={"radius": "corrected"}, role="printed")
+    row = C.Claim("x", "s", "Fig. 1", None, 0.8, 0.01, "r", C.REPRODUCED, reading="corrected")
+    with pytest.raises(ValueError, match="computed under the reading 'corrected'"):
+        led._add(row)
+    assert led.claims == []
+    # the settings decide the reading: under the corrected radius the row is an alternative
+    alt = led.check("g", value=0.8, se=0.01, settings={"radius": "corrected"})
+    assert alt.role == "alternative" and alt.reading == "corrected"
+    led.claims.clear()
+    printed = led.check("g", value=0.8, se=0.01, settings={"radius": "lemma1"})
+    assert printed.role == "printed" and printed.reading == "as printed"
+    with pytest.raises(ValueError, match="match none of the readings"):
+        led.check("g", value=0.8, se=0.01, settings={"radius": "other"})
+    with pytest.raises(ValueError, match="says reading 'as printed' but its settings"):
+        C.ClaimsLedger("ch", "paper", specs={"g": spec}, readings=READINGS).check(
+            "g", value=0.8, se=0.01, settings={"radius": "corrected"}, reading="as printed")
+
+
+def test_readings_hold_one_printed_reading():
+    with pytest.raises(ValueError, match="exactly one printed"):
+        C.ClaimsLedger("ch", "p", readings=(READINGS[1],))
+    with pytest.raises(ValueError, match="must say what it changes"):
+        C.Reading("x", "alternative")
+
+
+# ---------------------------------------------------------------------------------------------
+# Paper values are the paper's, and no claim is counted twice
+# ---------------------------------------------------------------------------------------------
+
+
+def test_a_paper_value_is_printed_or_derived():
+    with pytest.raises(TypeError, match="does not say where the paper prints it"):
+        C.ClaimsLedger("ch", "p").compare("a", "x", source="T1", paper_value=3.0, value=3.0)
+    d = C.Derived("lk / bc", {"lk": C.Printed(2319, "Table 1, Lk-C"),
+                              "bc": C.Printed(1030, "Table 1, BC")})
+    assert d.number == pytest.approx(2319 / 1030)
+    assert "2,319 / 1,030" in d.locator and "Table 1, BC" in d.locator
+    with pytest.raises(ValueError, match="not among the inputs"):
+        C.Derived("lk / other", {"lk": C.Printed(1, "T")})
+    with pytest.raises(TypeError, match="Printed number"):
+        C.Derived("x", {"x": 3.0})
+    with pytest.raises(ValueError, match="may use only"):
+        C.Derived("__import__('os')", {"x": C.Printed(1, "T")})
+
+
+def _printed_numbers(spec):
+    pv = spec.paper_value
+    if isinstance(pv, C.Printed):
+        return [pv]
+    if isinstance(pv, C.Derived):
+        return []          # a formula may reuse printed numbers of other claims
+    return []
+
+
+def test_no_paper_claim_is_counted_in_two_chapters():
+    owner: dict = {}
+    printed: dict = {}
+    for key, kind, cid, spec in PAPER_SPECS:
+        if spec.role not in ("printed",):
+            continue
+        module = key.split(":")[0]
+        claim = spec.claim or cid
+        assert owner.setdefault(claim, module) == module, \
+            f"paper claim {claim!r} is judged in {owner[claim]} and in {module}"
+        for p in _printed_numbers(spec):
+            where = printed.setdefault((module, p.number, p.locator), claim)
+            assert where == claim or "{" in claim or "{" in where, \
+                f"{p.text()} is the paper value of {where!r} and of {claim!r}"
+    # the check ledgers claim nothing of a paper
+    for key, kind, cid, spec in SPECS:
+        if kind == "check":
+            assert not isinstance(spec.paper_value, C.Printed), key
+
+
+# ---------------------------------------------------------------------------------------------
+# Every rule kind: the flip crosses the boundary
+# ---------------------------------------------------------------------------------------------
+
+MEASURED = [
+    (C.Tolerance(rel=0.05), {"value": 10.2, "se": 0.1}, 10.0),
+    (C.Tolerance(rel=0.05), {"value": 12.0, "se": 0.1}, 10.0),
+    (C.Tolerance(abs=0.5), {"value": -3.0, "se": 2.0}, -3.2),
+    (C.AtMost(5.0), {"value": 4.0, "se": 0.2}, None),
+    (C.AtMost(5.0), {"value": 6.0, "se": 0.2}, None),
+    (C.AtMost(5.0), {"value": 4.9, "se": 0.2}, None),
+    (C.AtMost(0.0), {"value": -1.0, "se": 0.1}, None),
+    (C.AtLeast(1.0), {"value": 3.0, "se": 0.5}, None),
+    (C.AtLeast(0.0), {"value": -3.0, "se": 0.5}, None),
+    (C.Band(1.0, 2.0), {"value": 1.5, "se": 0.1}, None),
+    (C.Band(1.0, 2.0), {"value": 2.5, "se": 0.1}, None),
+    (C.Band(1.0, 2.0), {"value": 1.05, "se": 0.1}, None),
+    (C.Band(1.0, math.inf), {"value": 3.0, "se": 0.1}, None),
+    (C.ErrorRate(0.05), {"failures": 0, "runs": 100}, None),
+    (C.ErrorRate(0.05), {"failures": 12, "runs": 100}, None),
+    (C.ErrorRate(0.05), {"failures": 5, "runs": 100}, None),
+    (C.TwoRates("less"), {"counts": [2, 100, 15, 100]}, None),
+    (C.TwoRates("greater", test="fisher"), {"counts": [2, 100, 15, 100]}, None),
+    (C.TwoRates("equal", test="fisher"), {"counts": [280, 300, 294, 300]}, None),
+]
+
+
+@pytest.mark.parametrize("rule,m,paper", MEASURED, ids=[f"{type(r).__name__}-{i}"
+                                                          for i, (r, _, _) in enumerate(MEASURED)])
+def test_flip_moves_the_measurement_across_the_boundary(rule, m, paper):
+    v0 = rule.verdict(m, paper)
+    f = rule.flip(m, paper)
+    assert f is not None
+    v1 = rule.verdict(f, paper)
+    assert v1 != v0
+    if v0 == C.REPRODUCED:
+        assert v1 == C.NOT_REPRODUCED
+    # the flip is the smallest such move: just short of it, the verdict is not yet the new one
+    # (for a continuous measurement)
+    if "value" in m:
+        short = {**m, "value": m["value"] + 0.999 * (f["value"] - m["value"])}
+        assert rule.verdict(short, paper) != v1
+    # round trip through the data the ledger records
+    assert C.rule_from_data(rule.to_data()) == rule
+
+
+def test_flip_on_random_measurements():
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        b, v, se = rng.normal(0, 5), rng.normal(0, 5), abs(rng.normal(0, 1))
+        for rule in (C.AtMost(b), C.AtLeast(b), C.Band(b, b + abs(rng.normal(0, 3)) + 0.01),
+                     C.Tolerance(rel=abs(rng.normal(0, 0.2)), abs=abs(rng.normal(0, 0.5)))):
+            paper = b if isinstance(rule, C.Tolerance) else None
+            m = {"value": v, "se": se}
+            f = rule.flip(m, paper)
+            assert rule.verdict(f, paper) != rule.verdict(m, paper), (rule, m)

@@ -20,38 +20,38 @@ from bai.claims import (INCONCLUSIVE, NOT_COMPARABLE, NOT_REPRODUCED, REPRODUCED
 
 def test_tolerance_relative_absolute_and_se():
     rule = C.Tolerance(rel=0.04)  # slack 0.4 on a paper value of 10
-    assert rule.verdict(10.3, None, 10.0) == REPRODUCED
-    assert rule.verdict(9.65, 0.0, 10.0) == REPRODUCED
-    assert rule.verdict(10.5, None, 10.0) == NOT_REPRODUCED
+    assert rule.verdict({'value': 10.3, 'se': None}, 10.0) == REPRODUCED
+    assert rule.verdict({'value': 9.65, 'se': 0.0}, 10.0) == REPRODUCED
+    assert rule.verdict({'value': 10.5, 'se': None}, 10.0) == NOT_REPRODUCED
     # the Monte-Carlo term: 0.4 + 2 * 0.06 = 0.52 >= 0.5, but 0.4 + 2 * 0.04 = 0.48 < 0.5
-    assert rule.verdict(10.5, 0.06, 10.0) == REPRODUCED
-    assert rule.verdict(10.5, 0.04, 10.0) == NOT_REPRODUCED
-    assert C.Tolerance(rel=0.04, z=3.0).verdict(10.5, 0.04, 10.0) == REPRODUCED
+    assert rule.verdict({'value': 10.5, 'se': 0.06}, 10.0) == REPRODUCED
+    assert rule.verdict({'value': 10.5, 'se': 0.04}, 10.0) == NOT_REPRODUCED
+    assert C.Tolerance(rel=0.04, z=3.0).verdict({'value': 10.5, 'se': 0.04}, 10.0) == REPRODUCED
     # the absolute slack is used when it is the larger one
-    assert C.Tolerance(rel=0.01, abs=0.3).verdict(-10.25, None, -10.0) == REPRODUCED
-    assert C.Tolerance(rel=0.01, abs=0.3).verdict(-10.35, None, -10.0) == NOT_REPRODUCED
+    assert C.Tolerance(rel=0.01, abs=0.3).verdict({'value': -10.25, 'se': None}, -10.0) == REPRODUCED
+    assert C.Tolerance(rel=0.01, abs=0.3).verdict({'value': -10.35, 'se': None}, -10.0) == NOT_REPRODUCED
     # nothing to compare
-    assert rule.verdict(None, 0.1, 10.0) == NOT_COMPARABLE
-    assert rule.verdict(10.0, 0.1, None) == NOT_COMPARABLE
+    assert rule.verdict({'value': None, 'se': 0.1}, 10.0) == NOT_COMPARABLE
+    assert rule.verdict({'value': 10.0, 'se': 0.1}, None) == NOT_COMPARABLE
     assert "0.04 relative" in rule.describe() and "2 SE" in rule.describe()
 
 
 def test_at_most_and_at_least():
-    assert C.AtMost(5.0).verdict(4.9, None, None) == REPRODUCED
-    assert C.AtMost(5.0).verdict(5.3, None, None) == NOT_REPRODUCED
+    assert C.AtMost(5.0).verdict({'value': 4.9, 'se': None}, None) == REPRODUCED
+    assert C.AtMost(5.0).verdict({'value': 5.3, 'se': None}, None) == NOT_REPRODUCED
     # three-way: the +-2 SE interval below, above, or straddling the bound
-    assert C.AtMost(5.0).verdict(4.5, 0.2, None) == REPRODUCED      # 4.5 + 0.4 <= 5
-    assert C.AtMost(5.0).verdict(4.7, 0.2, None) == INCONCLUSIVE    # 4.7 + 0.4 > 5 >= 4.3
-    assert C.AtMost(5.0).verdict(5.3, 0.2, None) == INCONCLUSIVE    # 5.3 - 0.4 <= 5
-    assert C.AtMost(5.0).verdict(5.3, 0.1, None) == NOT_REPRODUCED  # 5.3 - 0.2 > 5
-    assert C.AtMost(5.0).verdict(None, 0.1, None) == NOT_COMPARABLE
-    assert C.AtLeast(5.0).verdict(5.1, None, None) == REPRODUCED
-    assert C.AtLeast(5.0).verdict(4.7, None, None) == NOT_REPRODUCED
-    assert C.AtLeast(5.0).verdict(4.7, 0.2, None) == INCONCLUSIVE    # 4.7 + 0.4 >= 5
-    assert C.AtLeast(5.0).verdict(4.7, 0.1, None) == NOT_REPRODUCED  # 4.7 + 0.2 < 5
-    assert C.AtLeast(5.0, z=4).verdict(4.7, 0.1, None) == INCONCLUSIVE
-    assert C.AtLeast(5.0).verdict(5.5, 0.2, None) == REPRODUCED      # 5.5 - 0.4 >= 5
-    assert C.AtLeast(5.0).verdict(None, None, 1.0) == NOT_COMPARABLE
+    assert C.AtMost(5.0).verdict({'value': 4.5, 'se': 0.2}, None) == REPRODUCED      # 4.5 + 0.4 <= 5
+    assert C.AtMost(5.0).verdict({'value': 4.7, 'se': 0.2}, None) == INCONCLUSIVE    # 4.7 + 0.4 > 5 >= 4.3
+    assert C.AtMost(5.0).verdict({'value': 5.3, 'se': 0.2}, None) == INCONCLUSIVE    # 5.3 - 0.4 <= 5
+    assert C.AtMost(5.0).verdict({'value': 5.3, 'se': 0.1}, None) == NOT_REPRODUCED  # 5.3 - 0.2 > 5
+    assert C.AtMost(5.0).verdict({'value': None, 'se': 0.1}, None) == NOT_COMPARABLE
+    assert C.AtLeast(5.0).verdict({'value': 5.1, 'se': None}, None) == REPRODUCED
+    assert C.AtLeast(5.0).verdict({'value': 4.7, 'se': None}, None) == NOT_REPRODUCED
+    assert C.AtLeast(5.0).verdict({'value': 4.7, 'se': 0.2}, None) == INCONCLUSIVE    # 4.7 + 0.4 >= 5
+    assert C.AtLeast(5.0).verdict({'value': 4.7, 'se': 0.1}, None) == NOT_REPRODUCED  # 4.7 + 0.2 < 5
+    assert C.AtLeast(5.0, z=4).verdict({'value': 4.7, 'se': 0.1}, None) == INCONCLUSIVE
+    assert C.AtLeast(5.0).verdict({'value': 5.5, 'se': 0.2}, None) == REPRODUCED      # 5.5 - 0.4 >= 5
+    assert C.AtLeast(5.0).verdict({'value': None, 'se': None}, 1.0) == NOT_COMPARABLE
 
 
 def test_clopper_pearson():
@@ -96,22 +96,24 @@ def test_error_rate_verdicts():
 
 def test_compare_and_qualitative_and_not_comparable():
     led = C.ClaimsLedger("ch", "paper")
-    c1 = led.compare("a", "value", source="Table 1", paper_value=10, value=np.float64(10.2), se=0.1,
-                     rule=C.Tolerance(rel=0.01))
+    c1 = led.compare("a", "value", source="Table 1", paper_value=C.Printed(10, "Table 1"),
+                     value=np.float64(10.2), se=0.1, rule=C.Tolerance(rel=0.01))
     assert c1.verdict == REPRODUCED  # 0.2 <= 0.1 + 0.2
     assert isinstance(c1.value, float)
     assert c1.rule == C.Tolerance(rel=0.01).describe()
     c2 = led.compare("b", "bound", source="Thm 1", paper_value=None, value=3.0, rule=C.AtMost(2.0))
     assert c2.verdict == NOT_REPRODUCED
+    # a predicate decides a book check, never a paper claim
     c3 = led.qualitative("c", "ordering", source="Fig. 2", holds=np.bool_(True), criterion="x < y")
-    assert c3.verdict == REPRODUCED and c3.rule == "x < y"
+    assert c3.verdict == C.HOLDS and c3.rule == "x < y" and c3.role == "check"
     c4 = led.qualitative("d", "ordering", source="Fig. 2", holds=False, criterion="x < y")
-    assert c4.verdict == NOT_REPRODUCED
+    assert c4.verdict == C.FAILS
     c5 = led.not_comparable("e", "lost", source="Fig. 3", reason="the figure has no data")
     assert c5.verdict == NOT_COMPARABLE
-    # totals count paper claims: here each row is its own claim
-    assert led.totals() == {C.AS_PRINTED: 2, C.ALTERNATIVE_ONLY: 0, NOT_REPRODUCED: 2,
+    # totals count paper claims: here each row but the checks is its own claim
+    assert led.totals() == {C.AS_PRINTED: 1, C.ALTERNATIVE_ONLY: 0, NOT_REPRODUCED: 1,
                             INCONCLUSIVE: 0, NOT_COMPARABLE: 1}
+    assert led.check_totals()[C.HOLDS] == 1 and led.check_totals()[C.FAILS] == 1
     frame = led.to_frame()
     assert list(frame["id"]) == ["a", "b", "c", "d", "e"]
     assert list(frame["verdict"]) == [c.verdict for c in led.claims]
@@ -142,8 +144,9 @@ def test_duplicate_id_raises():
 
 def test_write_read_round_trip(tmp_path):
     led = C.ClaimsLedger("fiez2019", "Fiez et al. 2019")
-    led.compare("r1", "rho", source="Fig. 1a", paper_value=4.0, value=4.01, se=0.02,
-                rule=C.Tolerance(rel=0.01), figure="fig1a", d=np.int64(5), grid=[1, 2])
+    led.compare("r1", "rho", source="Fig. 1a", paper_value=C.Printed(4.0, "Fig. 1a"),
+                value=4.01, se=0.02, rule=C.Tolerance(rel=0.01), figure="fig1a",
+                d=np.int64(5), grid=[1, 2])
     led.error_rate("r2", "delta-PAC", source="Thm 2", failures=1, runs=200, delta=0.05)
     led.qualitative("r3", "faster", source="Fig. 2", holds=True, criterion="ours < theirs",
                     value=0.5)
@@ -154,13 +157,17 @@ def test_write_read_round_trip(tmp_path):
     data = json.loads(path.read_text())
     assert data["chapter"] == "fiez2019" and data["paper"] == "Fiez et al. 2019"
     assert [c["id"] for c in data["claims"]] == ["r1", "r2", "r3", "r4"]
-    assert data["claims"][0]["details"] == {"d": 5, "grid": [1, 2],
-                                            "detects": "rejects ours outside 4 ± 0.08"}
-    assert [c["verdict"] for c in data["paper_claims"]] == [C.AS_PRINTED] * 3 + [NOT_COMPARABLE]
+    d0 = data["claims"][0]["details"]
+    assert {k: d0[k] for k in ("d", "grid", "detects", "measurement", "rule_data")} == {
+        "d": 5, "grid": [1, 2], "detects": "rejects ours outside 4 ± 0.08",
+        "measurement": {"value": 4.01, "se": 0.02},
+        "rule_data": {"kind": "Tolerance", "rel": 0.01, "abs": 0.0, "z": 2.0}}
+    assert data["claims"][0]["paper_source"] == "Fig. 1a"
+    assert [c["verdict"] for c in data["paper_claims"]] == [C.AS_PRINTED] * 2 + [NOT_COMPARABLE]
     back = C.ClaimsLedger.read(path)
     assert back.chapter == led.chapter and back.paper == led.paper
     assert back.claims == led.claims
-    assert back.totals() == led.totals() == {C.AS_PRINTED: 3, C.ALTERNATIVE_ONLY: 0,
+    assert back.totals() == led.totals() == {C.AS_PRINTED: 2, C.ALTERNATIVE_ONLY: 0,
                                              NOT_REPRODUCED: 0, INCONCLUSIVE: 0,
                                              NOT_COMPARABLE: 1}
 
@@ -350,8 +357,8 @@ def test_two_rates_is_an_exact_test_against_scipy():
 
 def test_inconclusive_verdicts_say_what_the_runs_cannot_tell():
     # a band as wide as the paper's value cannot tell the value from 0
-    assert Tolerance(rel=0.1).verdict(12.0, 5.0, 10.0) == INCONCLUSIVE
-    assert "holds 0" in Tolerance(rel=0.1).explain(12.0, 5.0, 10.0)
+    assert Tolerance(rel=0.1).verdict({'value': 12.0, 'se': 5.0}, 10.0) == INCONCLUSIVE
+    assert "holds 0" in Tolerance(rel=0.1).explain({'value': 12.0, 'se': 5.0}, 10.0)
     # an error rate with too few runs to show it is below delta
     assert BinomialAtMost(0.05).verdict_counts(0, 20) == INCONCLUSIVE
     assert BinomialAtMost(0.05).verdict_counts(0, 100) == REPRODUCED

@@ -471,7 +471,8 @@ _MEAN_WHY = {"spec": "projected onto Σ as specified, the iterate cycles on the 
 def _fails(cid: str, value, se, paper=None) -> bool:
     spec = PAPER.CLAIMS[cid]
     pv = spec.paper_value if paper is None else paper
-    return spec.rule.verdict(value, se, pv) == NOT_REPRODUCED
+    pv = getattr(pv, "number", pv)
+    return spec.rule.verdict({"value": value, "se": se}, pv) == NOT_REPRODUCED
 
 
 def mean_check(cid: str, s: dict, reading: str) -> dict:
