@@ -62,6 +62,7 @@ __all__ = [
     "ROLES",
     "VACUITY_FACTOR",
     "VACUITY_CRITERION",
+    "SENTENCE_RULES",
     "Printed",
     "Derived",
     "Reference",
@@ -129,6 +130,32 @@ VACUITY_CRITERION = (
 #: TRANSITIONAL (removed when every paper module conforms, see :func:`spec_problems`): a bare
 #: number as a paper value and a Holds predicate on a paper claim are still accepted.
 _LEGACY = True
+#: One rule per kind of sentence, across the book: ``(the paper says, we measure, rule)``.
+SENTENCE_RULES = (
+    ("a printed number", "our mean ± SE",
+     "Tolerance: half a unit of the number's last printed digit (or the stated reading precision "
+     "of a plot) + 2 SE"),
+    ("at most / at least a bound (a theorem at our instance)", "our mean ± SE",
+     "AtMost(bound) / AtLeast(bound); the book's evaluation of the bound is in the rule, never "
+     "a paper value"),
+    ("an error rate at most delta", "failures / runs",
+     "ErrorRate(delta): one-sided Clopper-Pearson bounds"),
+    ("A is better / smaller than B", "the difference A - B ± SE (paired on common seeds)",
+     "AtMost(0) / AtLeast(0): a sign"),
+    ("X grows / shrinks with n", "the least-squares slope of log X on log n ± SE",
+     "AtLeast(0) / AtMost(0): a sign"),
+    ("X is flat in n", "the same log-log slope ± SE",
+     "Band(-0.1, 0.1): an elasticity below 0.1"),
+    ("A and B are similar / comparable", "the ratio A / B ± SE", "Band(0.8, 1.25)"),
+    ("a factor k, k times, k %", "the ratio ± SE",
+     "Tolerance on the printed k (its rounding), or Band(k_lo, k_hi) for 'k_lo to k_hi'"),
+    ("A is the best / largest among several", "A minus the best of the others ± SE",
+     "AtMost(0) / AtLeast(0): a sign"),
+    ("every experiment / every delta / every d", "one printed row per experiment",
+     "any row not reproduced decides the claim"),
+    ("an identity or closed form", "the largest difference from an independent computation",
+     "AtMost(numerical tolerance): a consistency check when met ten times over"),
+)
 _CHECK_VERDICT = {REPRODUCED: HOLDS, NOT_REPRODUCED: FAILS, NOT_COMPARABLE: NOT_COMPARABLE,
                   INCONCLUSIVE: INCONCLUSIVE, HOLDS: HOLDS, FAILS: FAILS}
 
