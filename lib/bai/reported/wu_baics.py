@@ -296,8 +296,8 @@ CLAIMS: dict = {
         claim="baics.e2.tascs_faster", causes=_CAUSE_SIMPLEX),
     # -- Theorem 3.1 (the lower bound) and Theorem 4.1 ------------------------------------------
     "baics.thm31.lb.{grid}.{example}.{method}.delta{delta}.{reading}": ClaimSpec(
-        "{method} on {Example} at delta = {delta} (grid {grid}): E[tau] >= T* kl(delta, 1 - delta) (value: our "
-        "mean over the bound T* kl(delta, 1 - delta), which the book computes, ± SE)",
+        "{method} on {Example} at delta = {delta} (grid {grid}): E[tau] >= T* kl(delta, 1 - delta) "
+        "(value: our mean over the bound T* kl(delta, 1 - delta), which the book computes, ± SE)",
         source="Wu, Zheng, Zhu, Thm 3.1, (5)", section=_BEYOND, rule=AtLeast(1.0),
         claim="baics.thm31.lb",
         causes="a stopping rule that is not delta-PAC (the threshold ln((1 + ln t)/delta) is "

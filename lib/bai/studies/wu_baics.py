@@ -746,6 +746,8 @@ def censored_check(S2: dict, reading: str, method: str) -> dict:
 # The verdicts by reading
 # ---------------------------------------------------------------------------------------------
 
+_NEAR0 = "baics.e1.weights_near_zero_cells.arm{arm}.{reading}"
+_CAPPED = "baics.e2.baselines_censored.{method}.{reading}"
 #: The claims whose rows depend on the reading: short name -> (row id, fields, method of the row
 #: when it is a baseline's, whose verdict under a reading is that of its GLR scale).
 VERDICT_ROWS = {
@@ -756,19 +758,21 @@ VERDICT_ROWS = {
     "e1.tas_pcs": ("baics.e1.tas_pcs.{reading}", {}, "T-a-S"),
     "e1.unif_pcs": ("baics.e1.unif_pcs.{reading}", {}, "Uniform"),
     "e1.tascs_fastest": ("baics.e1.tascs_fastest.{reading}", {}, "T-a-SCS"),
-    "e1.more_w(1,1)": ("baics.e1.weights_near_zero_cells.arm{arm}.{reading}", {"arm": 1}, "T-a-SCS"),
-    "e1.more_w(3,1)": ("baics.e1.weights_near_zero_cells.arm{arm}.{reading}", {"arm": 3}, "T-a-SCS"),
+    "e1.more_w(1,1)": (_NEAR0, {"arm": 1}, "T-a-SCS"),
+    "e1.more_w(3,1)": (_NEAR0, {"arm": 3}, "T-a-SCS"),
     "e1.more_arm2": ("baics.e1.more_arm2.{reading}", {}, "T-a-SCS"),
     "e2.tascs_tau": ("baics.e2.tascs_tau.{reading}", {}, "T-a-SCS"),
     "e2.tascs_pcs": ("baics.e2.tascs_pcs.{reading}", {}, "T-a-SCS"),
-    "e2.tas_capped": ("baics.e2.baselines_censored.{method}.{reading}", {"method": "T-a-S"}, "T-a-S"),
-    "e2.unif_capped": ("baics.e2.baselines_censored.{method}.{reading}", {"method": "Uniform"},
-                       "Uniform"),
+    "e2.tas_capped": (_CAPPED, {"method": "T-a-S"}, "T-a-S"),
+    "e2.unif_capped": (_CAPPED, {"method": "Uniform"}, "Uniform"),
     "e2.tascs_faster": ("baics.e2.tascs_faster.{reading}", {}, "T-a-SCS"),
     "e2.less_arm1": ("baics.e2.less_arm1.{reading}", {}, "T-a-SCS"),
     "e2.more_arm3": ("baics.e2.more_arm3.{reading}", {}, "T-a-SCS"),
 }
 PAPER_KEYS = list(VERDICT_ROWS)
+#: The rows of Table 1 (means, rates, the fastest method) in :data:`VERDICT_ROWS`.
+TABLE1_KEYS = [k for k in PAPER_KEYS
+               if k.startswith("e1.") and k.split(".")[1].split("_")[0] in SHORT.values()]
 BEYOND_ROWS = {"thm41.asymptotic": ("baics.thm41.asymptotic.{reading}", {}, "T-a-SCS"),
                "thm31.lb.paper_means.e2": ("baics.thm31.lb.paper_means.{example}.{reading}",
                                            {"example": "e2"}, "T-a-SCS"),
@@ -873,10 +877,10 @@ def lb_check(row, grid: str) -> dict:
     """One row of :func:`lb_table` (``grid="delta01"``) or :func:`sweep_table` (``"sweep"``)
     against the lower bound (Thm 3.1): the mean over T* kl(delta, 1 - delta), ± its SE over the
     bound."""
-    bound = row["T* kl(d,1-d)"]
-    return dict(grid=grid, example=row.get("example", "E1").lower(), Example=row.get("example", "E1"),
-                method=row["method"], reading=row["reading"], delta=f"{row['delta']:g}"
-                if "delta" in row else f"{DELTA:g}", value=row["mean tau"] / bound,
+    bound, ex = row["T* kl(d,1-d)"], row.get("example", "E1")
+    delta = row["delta"] if "delta" in row else DELTA
+    return dict(grid=grid, example=ex.lower(), Example=ex, method=row["method"],
+                reading=row["reading"], delta=f"{delta:g}", value=row["mean tau"] / bound,
                 se=row["se"] / bound, mean=row["mean tau"], se_mean=row["se"], bound=bound,
                 settings=row["settings"])
 
