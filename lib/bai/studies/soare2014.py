@@ -355,12 +355,13 @@ def lower_bounds(dims, hlb: pd.DataFrame, delta: float = DELTA) -> pd.DataFrame:
 
 def error_table(summary: pd.DataFrame, labels=FIG4_LABELS) -> pd.DataFrame:
     """Errors, runs and runs cut at the cap per curve over all ``d``, with the error rate and its
-    exact (Clopper-Pearson) 95% upper bound, to compare with :math:`\\delta`."""
+    exact one-sided 95% (Clopper-Pearson) upper bound, the one :class:`bai.claims.ErrorRate`
+    compares with :math:`\\delta`."""
     err = summary[summary["label"].isin(labels)].groupby("label").agg(
         errors=("errors", "sum"), runs=("n", "sum"), cut=("cut", "sum"))
     err["error rate"] = err["errors"] / err["runs"]
-    err["95% upper bound (Clopper-Pearson)"] = [clopper_pearson(int(e), int(n))[1]
-                                                for e, n in zip(err["errors"], err["runs"])]
+    err["one-sided 95% upper bound"] = [clopper_pearson(int(e), int(n), 0.90)[1]
+                                        for e, n in zip(err["errors"], err["runs"])]
     return err
 
 
@@ -538,17 +539,19 @@ def fixed_design_events(d: int, horizon: int, n_runs: int, seed: int, delta: flo
         + math.sqrt(eta) * np.linalg.norm(env.theta)
     W2 = np.sqrt(np.einsum("ckk->ck", Heta)) * beta[:, None]
     gaps = env.means - env.means[best]                        # mu(x') - mu(x*), <= 0
+    i, j = np.triu_indices(K, k=1)                            # each direction once
+    Wp = W[:, i, j]
     out = {k: np.zeros(n_runs, dtype=bool) for k in ("Prop. 1", "Prop. 2", "Lemma 4")}
     for lo in range(0, n_runs, batch):
         R = min(batch, n_runs - lo)
         noise = np.cumsum(np.sqrt(inc)[None] * env.sigma * rng.standard_normal((R, len(inc), K)),
                           axis=1)                              # per-arm noise sums
         err = np.einsum("ckl,rcl->rck", H, noise)             # X (theta_hat - theta*)
-        diff = err[:, :, :, None] - err[:, :, None, :]
-        out["Prop. 1"][lo:lo + R] = (np.abs(diff) > W[None]).any(axis=(1, 2, 3))
+        out["Prop. 1"][lo:lo + R] = (np.abs(err[:, :, i] - err[:, :, j]) > Wp[None]).any(
+            axis=(1, 2))
         err2 = np.einsum("ckl,rcl->rck", Heta, noise) - bias[None]
         out["Prop. 2"][lo:lo + R] = (np.abs(err2) > W2[None]).any(axis=(1, 2))
-        lead = gaps[None, None, :] + diff[:, :, :, best]        # Delta_n(x', x*)
+        lead = gaps[None, None, :] + err - err[:, :, best:best + 1]   # Delta_n(x', x*)
         out["Lemma 4"][lo:lo + R] = (lead > W[None, :, :, best]).any(axis=(1, 2))
     return pd.DataFrame(out)
 
@@ -568,8 +571,12 @@ def _faces_cleared(X, theta, counts, n: int, delta: float) -> bool:
     slab_A = np.vstack([Ystar, -Ystar])
     slab_b = np.concatenate([w + Ystar @ theta, w - Ystar @ theta])
     sub = [k for k in range(K) if k != best]
-    for i, a in enumerate(sub):
-        for b in sub[i + 1:]:
+    # an arm whose own slab is narrower than its gap is optimal nowhere in S*: its faces are
+    # empty without a linear program
+    gaps = Ystar @ theta
+    may = [k for k, wk, g in zip(sub, w, gaps) if wk >= g]
+    for i, a in enumerate(may):
+        for b in may[i + 1:]:
             others = [k for k in range(K) if k not in (a, b)]
             res = linprog(np.zeros(d), A_ub=np.vstack([slab_A, X[others] - X[a]]),
                           b_ub=np.concatenate([slab_b, np.zeros(len(others))]),
@@ -580,22 +587,29 @@ def _faces_cleared(X, theta, counts, n: int, delta: float) -> bool:
     return True
 
 
-def m_star(d: int, delta: float = DELTA, omega: float = OMEGA, n_max: int = 10**5) -> int:
+def m_star(d: int, delta: float = DELTA, omega: float = OMEGA, n_max: int = 10**6) -> int:
     r""":math:`M^*` of Eq. 19 on the benchmark in dimension ``d``: the first step of the static
     (greedy) XY path at which the oracle confidence set :math:`S^*` meets no hyperplane between
     the cones of two suboptimal arms, found by bisection on the path's grid of steps (every
-    step up to 1000, then a 0.1% geometric grid) up to ``n_max``."""
+    step up to 1000, then a 0.1% geometric grid); the path is extended by doubling from 4096
+    steps up to ``n_max``."""
     d = check_int(d, "d", minimum=2)
     delta = check_delta(delta)
     env = soare_benchmark(d, omega=check_positive(omega, "omega"))
-    path = soare.static_path(env.X, "XY", check_int(n_max, "n_max", minimum=2 * d), seed=1)
+    n_max = check_int(n_max, "n_max", minimum=2 * d)
+    horizon = min(4096, n_max)
+    while True:
+        path = soare.static_path(env.X, "XY", horizon, seed=1)
 
-    def cleared(i):
-        return _faces_cleared(env.X, env.theta, path.counts[i], int(path.steps[i]), delta)
+        def cleared(i):
+            return _faces_cleared(env.X, env.theta, path.counts[i], int(path.steps[i]), delta)
 
-    lo, hi = 0, len(path.steps) - 1
-    if not cleared(hi):
-        raise ValueError(f"the faces are not cleared within n_max = {n_max} pulls at d = {d}")
+        lo, hi = 0, len(path.steps) - 1
+        if cleared(hi):
+            break
+        if horizon >= n_max:
+            raise ValueError(f"the faces are not cleared within n_max = {n_max} pulls at d = {d}")
+        horizon = min(2 * horizon, n_max)
     while hi - lo > 1:
         mid = (lo + hi) // 2
         lo, hi = (lo, mid) if cleared(mid) else (mid, hi)
