@@ -988,6 +988,8 @@ EXEMPT: dict[str, str] = {
     "errors; executed by the chapter at every build (make test)",
     "bai.studies.soare2014.strategy_of": "the strategy of a curve's label; executed by the "
     "chapter at every build (make test)",
+    "bai.studies.soare2014.glue_key": "the glue key of a curve's value; executed by the chapter "
+    "at every build (make test)",
     "bai.studies.chapters": _NOARG,
     "bai.studies.fiez2019_rage.psi_check": _NOARG,
     "bai.studies.grover2018.battery_model": _NOARG,

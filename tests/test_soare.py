@@ -364,3 +364,15 @@ def test_slopes_and_ratios_with_their_standard_errors():
     assert gap == pytest.approx(np.polyfit(d, 5.0 * d - 3.0 * d**1.5, 1)[0])
     r = St.ratio_table(summary, "A", "B")
     assert r["ratio"].to_numpy() == pytest.approx(3.0 * d**0.5 / 5.0)
+
+
+def test_the_chapters_task_runs_what_benchmark_task_runs():
+    from bai.studies import soare2014 as St
+
+    for kw in [dict(strategy="XY-oracle"), dict(strategy="XY-adaptive", reading="no-reset",
+                                                block_rtol=St.BLOCK)]:
+        ours = St.fig4_task(np.random.default_rng(9), d=2, n_runs=3, **kw)
+        ref = S.benchmark_task(np.random.default_rng(9), d=2, n_runs=3, delta=St.DELTA,
+                               alpha=St.ALPHA, omega=St.OMEGA, **kw)
+        assert {k: ours[k] for k in ref} == ref
+        assert np.allclose(np.mean(ours["counts"], axis=0), ref["mean_counts"])

@@ -50,7 +50,7 @@ __all__ = ["DELTA", "ALPHA", "OMEGA", "DELTA_MIN", "BLOCK", "READINGS", "VARIANT
            "greedy_quality_table", "fig4_runs", "fig4_summary", "label_settings",
            "correct_spec", "lower_bounds", "n_star", "error_table", "pull_counts",
            "allocation_table", "radii_table", "loglog_slope", "slope_table", "ratio_table",
-           "strategy_of", "gap_slope", "no_gain_table",
+           "strategy_of", "glue_key", "gap_slope", "no_gain_table",
            "mimic_table", "fixed_design_events", "m_star", "theorem3_constants",
            "theorem_table", "oracle_budget", "plot_cones", "plot_fig4", "plot_pull_counts",
            "plot_readings"]
@@ -455,6 +455,14 @@ def ratio_table(summary: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
     ratio = piv[a] / piv[b]
     return pd.DataFrame({"ratio": ratio,
                          "se": ratio * np.hypot(se[a] / piv[a], se[b] / piv[b])})
+
+
+def glue_key(prefix: str, label: str) -> str:
+    """A glue key for a value of the curve ``label``: ``prefix`` and the label's words joined by
+    underscores (``glue_key("slope", "XY-adaptive (paper)")`` is ``"slope_XY_adaptive_paper"``)."""
+    import re
+
+    return f"{prefix}_" + re.sub(r"\W+", "_", label).strip("_")
 
 
 def strategy_of(label: str) -> str:
