@@ -151,6 +151,16 @@ def _tolerance():
     return Tolerance(rel=0.1)
 
 
+def _printed_inputs():
+    from bai.claims import Printed
+    return {"a": Printed(2319, "Table 1, Lk-C"), "b": Printed(1030, "Table 1, BC")}
+
+
+def _spec():
+    from bai.claims import AtMost, ClaimSpec
+    return ClaimSpec("s", "src", AtMost(1.0))
+
+
 def C(make, bad, pos=(), names=None, examples=8):
     return Contract(make, bad, tuple(pos), names or {}, examples)
 
@@ -592,6 +602,34 @@ CONTRACTS: dict[str, Contract] = {
                               {"statement": "str", "source": "str", "rule": "str"}),
     "bai.claims.format_ours": C(_m(claim={"value": 1.0, "se": 0.1}),
                                 {"claim": ["x", None, 3, [1, 2]]}),
+    # -- issue 27: paper values, readings, rules as data, the mutation helpers ----------------
+    "bai.claims.Printed": C(_m(value=3.0, locator="Table 1, row 2"),
+                            {"value": "real", "locator": "str"}),
+    "bai.claims.Reference": C(_m(value=3.0, locator="Kiefer-Wolfowitz"),
+                              {"value": "real", "locator": "str"}),
+    "bai.claims.Derived": C(lambda: dict(formula="a / b", inputs=_printed_inputs()),
+                            {"formula": ["", 3, None, "a +", "c / a", "__import__('os')"],
+                             "inputs": [{}, None, 3, {"a": 1.0}]}),
+    "bai.claims.Reading": C(_m(name="as printed", role="printed", note="", settings={}),
+                            {"name": "str", "role": ["check", None, 3, ""],
+                             "note": [3, None], "settings": [3, "x", None]}),
+    "bai.claims.Band": C(_m(lo=0.8, hi=1.25, z=2.0),
+                         {"lo": ["1", None, math.nan, 2.0], "hi": ["1", None, math.nan, 0.5],
+                          "z": "nonneg"}),
+    "bai.claims.Agrees": C(_m(tol=1e-6), {"tol": [0.0, -1.0, math.nan, math.inf, "1", None]}),
+    "bai.claims.rule_from_data": C(_m(data={"kind": "AtMost", "bound": 1.0, "z": 2.0}),
+                                   {"data": ["x", None, 3, {"kind": "Nope"}]}),
+    "bai.claims.measurement_of": C(_m(row={"id": "a", "details": {"measurement": {"value": 1.0}}}),
+                                   {"row": ["x", None, 3, {"id": "a"}]}),
+    "bai.claims.flipped_verdict": C(
+        _m(row={"id": "a", "paper_value": None, "details": {
+            "rule_data": {"kind": "AtMost", "bound": 1.0, "z": 2.0},
+            "measurement": {"value": 0.5, "se": 0.1}}}),
+        {"row": ["x", None, 3, {"id": "a"}]}),
+    "bai.claims.format_paper_value": C(_m(claim={"paper_value": 3.0, "paper_source": "Table 1"}),
+                                       {"claim": ["x", None, 3, [1, 2]]}),
+    "bai.claims.spec_problems": C(lambda: dict(spec=_spec()), {"spec": ["x", None, 3]}),
+    "bai.studies.optimal_design.kw_value": C(_m(d=3), {"d": "count"}),
     # -- data, experiments, studies ------------------------------------------------------------
     "bai.datasets.data_file": C(_m(rel="mip/runs.csv"), {"rel": ["nope.csv", "", 3, None]},
                                 ("rel",)),

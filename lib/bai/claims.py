@@ -660,6 +660,12 @@ class Band(_Rule):
     z: float = 2.0
 
     def __post_init__(self):
+        for name in ("lo", "hi"):
+            x = getattr(self, name)
+            if isinstance(x, (bool, np.bool_)) or not isinstance(
+                    x, (int, float, np.integer, np.floating)):
+                raise TypeError(f"{name} must be a number (or an infinity), got "
+                                f"{type(x).__name__} {x!r}")
         lo, hi = float(self.lo), float(self.hi)
         if math.isnan(lo) or math.isnan(hi) or not lo < hi:
             raise ValueError(f"lo must be below hi, got [{self.lo}, {self.hi}]")
@@ -1067,16 +1073,25 @@ _RULE_NAMES = {r.__name__: r for r in _RULES}
 
 def rule_from_data(data: dict):
     """The rule recorded in a row's ``details["rule_data"]`` (:meth:`_Rule.to_data`)."""
-    if not isinstance(data, dict) or data.get("kind") not in _RULE_NAMES:
+    if not isinstance(data, dict):
+        raise TypeError(f"data must be a rule's to_data() dict, got {type(data).__name__}")
+    if data.get("kind") not in _RULE_NAMES:
         raise ValueError(f"data must be a rule's to_data() dict with a kind among "
                          f"{sorted(_RULE_NAMES)}, got {data!r:.80}")
     kw = {k: v for k, v in data.items() if k != "kind"}
     return _RULE_NAMES[data["kind"]](**kw)
 
 
+def _row_dict(row, name: str = "row") -> dict:
+    if not isinstance(row, dict):
+        raise TypeError(f"{name} must be a dict (a Claim as in the JSON files), got "
+                        f"{type(row).__name__}")
+    return row
+
+
 def measurement_of(row: dict) -> dict:
     """The measurement a row (a :class:`Claim` as a dict) was judged on, as its rule reads it."""
-    m = (row.get("details") or {}).get("measurement")
+    m = (_row_dict(row).get("details") or {}).get("measurement")
     if not isinstance(m, dict):
         raise ValueError(f"row {row.get('id')!r} records no measurement (details['measurement'])")
     return dict(m)
@@ -1087,8 +1102,10 @@ def flipped_verdict(row: dict) -> tuple[str, str, dict] | None:
     own measurement moved across its rule's boundary by :meth:`_Rule.flip` and judged again by
     the same rule (``None`` for rules without a boundary: :class:`Holds`,
     :class:`NotComparable`)."""
-    details = row.get("details") or {}
-    rule = rule_from_data(details.get("rule_data"))
+    details = _row_dict(row).get("details") or {}
+    if not isinstance(details.get("rule_data"), dict):
+        raise ValueError(f"row {row.get('id')!r} records no rule_data: it cannot be judged again")
+    rule = rule_from_data(details["rule_data"])
     m = measurement_of(row)
     paper = row.get("paper_value")
     f = rule.flip(m, paper)
@@ -1102,6 +1119,8 @@ def spec_problems(spec: "ClaimSpec") -> list[str]:
     evidence row or a conforming spec): a :class:`Holds` predicate (a paper claim is judged on
     a measured quantity with its uncertainty), a paper value that is a bare number (it needs its
     locator: :class:`Printed`/:class:`Derived`), a rule whose slack cannot fail."""
+    if not isinstance(spec, ClaimSpec):
+        raise TypeError(f"spec must be a ClaimSpec, got {type(spec).__name__}")
     if spec.role not in ("printed", "alternative"):
         return []
     out = []
