@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import math
 import pkgutil
@@ -319,3 +320,42 @@ def test_flip_on_random_measurements():
             m = {"value": v, "se": se}
             f = rule.flip(m, paper)
             assert rule.verdict(f, paper) != rule.verdict(m, paper), (rule, m)
+
+
+def test_a_reading_rescues_a_claim_only_if_it_judges_every_experiment():
+    specs = {"x.{exp}": C.ClaimSpec("gain below one in {exp}", "Fig. 1", C.AtMost(1.0),
+                                    claim="x")}
+    readings = (C.Reading("printed", "printed", settings={"r": "p"}),
+                C.Reading("corrected", "alternative", "the valid radius", settings={"r": "c"}),
+                C.Reading("ablation", "evidence", "no abandonment", settings={"r": "a"}))
+    led = C.ClaimsLedger("ch", "paper", specs=specs, readings=readings)
+    for exp in ("a", "b"):
+        led.check("x.{exp}", exp=exp, value=1.5, se=0.01, settings={"r": "p"})
+    # the corrected reading was run on one experiment only: it cannot stand for both
+    alt = C.ClaimsLedger("ch", "paper", specs={"x.{exp}.c": C.ClaimSpec(
+        "gain below one in {exp}", "Fig. 1", C.AtMost(1.0), claim="x")}, readings=readings)
+    alt.check("x.{exp}.c", exp="a", value=0.5, se=0.01, settings={"r": "c"})
+    rows = [dataclasses.asdict(c) for c in led.claims + alt.claims]
+    (pc,) = C.paper_claims(rows)
+    assert pc["verdict"] == C.NOT_REPRODUCED
+    alt.check("x.{exp}.c", exp="b", value=0.5, se=0.01, settings={"r": "c"})
+    rows = [dataclasses.asdict(c) for c in led.claims + alt.claims]
+    (pc,) = C.paper_claims(rows)
+    assert pc["verdict"] == C.ALTERNATIVE_ONLY and pc["reading"] == "the valid radius"
+    # an ablation reading stands beneath as evidence and never rescues
+    ab = C.ClaimsLedger("ch", "paper", specs=specs, readings=readings)
+    row = ab.check("x.{exp}", exp="a", value=0.5, se=0.01, settings={"r": "a"})
+    assert row.role == "evidence" and row.note == "no abandonment"
+
+
+def test_rows_the_criterion_made_checks_are_shown_beneath_their_claim():
+    specs = {"e": C.ClaimSpec("Lemma 1 covers", "Lemma 1", C.ErrorRate(0.05), claim="lemma1"),
+             "e.c": C.ClaimSpec("Lemma 1 covers (valid radius)", "Lemma 1", C.ErrorRate(0.05),
+                                claim="lemma1", role="alternative", note="the valid radius")}
+    led = C.ClaimsLedger("ch", "paper", specs=specs)
+    led.check("e", failures=380, runs=2000)
+    led.check("e.c", failures=0, runs=2000)            # met 15x over: a check
+    (pc,) = led.paper_claims()
+    assert pc["verdict"] == C.NOT_REPRODUCED
+    assert [r["role"] for r in pc["beneath"]] == ["check"]
+    assert led.check_totals()[C.HOLDS] == 1

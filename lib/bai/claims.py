@@ -365,8 +365,9 @@ class Reading:
     """One reading of a paper under which a chapter computes (its formulas and constants).
 
     ``role`` is ``"printed"`` for the paper's own reading (exactly one per paper) or
-    ``"alternative"``; ``note`` says, for an alternative, what it changes and why it is not the
-    paper's; ``settings`` are the computation's settings that define the reading (e.g.
+    ``"alternative"`` (it may rescue a claim that fails as printed), or ``"evidence"`` (an
+    ablation: its rows stand beneath the claim and never rescue it); ``note`` says what it
+    changes and why it is not the paper's; ``settings`` are the computation's settings that define the reading (e.g.
     ``{"radius": "lemma1"}``): a row checked with ``settings=`` is recorded under the reading
     whose settings they match, so that a chapter cannot label a corrected computation as
     printed."""
@@ -378,13 +379,13 @@ class Reading:
 
     def __post_init__(self):
         _nonempty(self.name, "name")
-        if self.role not in ("printed", "alternative"):
-            raise ValueError(f"role of reading {self.name!r} must be 'printed' or "
-                             f"'alternative', got {self.role!r}")
+        if self.role not in ("printed", "alternative", "evidence"):
+            raise ValueError(f"role of reading {self.name!r} must be 'printed', 'alternative' "
+                             f"or 'evidence', got {self.role!r}")
         if not isinstance(self.note, str):
             raise TypeError(f"note of reading {self.name!r} must be a string")
-        if self.role == "alternative" and not self.note.strip():
-            raise ValueError(f"reading {self.name!r} is an alternative: its note must say what "
+        if self.role != "printed" and not self.note.strip():
+            raise ValueError(f"reading {self.name!r} is an {self.role}: its note must say what "
                              f"it changes and why it is not the paper's")
         if not isinstance(self.settings, dict):
             raise TypeError(f"settings of reading {self.name!r} must be a dict")
@@ -407,10 +408,10 @@ def _check_readings(readings) -> dict:
                 raise ValueError(f"readings[{name!r}] is the reading {r.name!r}")
         elif isinstance(r, dict) and "role" in r:
             role = r["role"]
-            if role not in ("printed", "alternative"):
-                raise ValueError(f"reading {name!r}: role must be 'printed' or 'alternative' (a "
-                                 f"check or evidence is a role of a claim, not a reading), got "
-                                 f"{role!r}")
+            if role not in ("printed", "alternative", "evidence"):
+                raise ValueError(f"reading {name!r}: role must be 'printed', 'alternative' or "
+                                 f"'evidence' (a check is a role of a claim, not a reading), "
+                                 f"got {role!r}")
             r = Reading(name, role, r.get("note", ""), dict(r.get("settings", {})))
         else:
             raise TypeError(f"readings[{name!r}] must be a Reading, got {r!r}")
@@ -1424,7 +1425,7 @@ class ClaimsLedger:
         reading = self._reading(fields.get("reading"), settings, f"claim {cid!r}")
         R = self.readings.get(reading)
         if role is None and spec.role == "printed" and R is not None and R.role != "printed":
-            role = "alternative"
+            role = R.role           # an alternative reading, or an ablation shown as evidence
             note = R.note if note is None else note
         elif (note is None and spec.role in ("evidence", "check") and R is not None
               and R.role != "printed"):
@@ -1731,23 +1732,26 @@ def paper_claims(rows) -> list[dict]:
     1. *reproduced as printed*: the printed rows reproduce;
     2. *reproduced under an alternative reading only*: a printed row is not reproduced and every
        row of one alternative reading (rows of role ``"alternative"`` with the same note)
-       reproduces; ``reading`` names it;
+       reproduces, with at least as many rows as the printed reading has; ``reading`` names it;
     3. *not reproduced*: a printed row is not reproduced, and no alternative reading rescues it;
     4. *inconclusive*: no printed row is not reproduced, and one is inconclusive;
     5. *not comparable*: no printed row compares (the paper's value is lost, or a substitute).
 
-    Rows of role ``"check"`` belong to no paper claim (:func:`count_checks` counts them); a
-    claim whose rows are all alternative or evidence is not a paper claim either. The claims
+    Rows of role ``"check"`` decide no paper claim (:func:`count_checks` counts them); those
+    filed under a paper claim are shown beneath it. A claim whose rows are all alternative,
+    evidence or checks is not a paper claim. The claims
     keep the order of their first row. Each dict has ``id``, ``statement``, ``source``,
     ``figure``, ``section``, ``paper_value``, ``value``, ``se`` (of its first printed row),
     ``verdict``, ``reason``, ``reading``, ``causes``, ``substitute``, ``rows`` (the printed
     rows) and ``beneath`` (its alternative and evidence rows).
     """
     groups: dict[str, list[dict]] = {}
+    checks: dict[str, list[dict]] = {}
     for r in _dicts(rows, "rows"):
         if "id" not in r:
             raise TypeError(f"rows must hold claim dicts with an 'id', got {r!r:.60}")
         if r.get("role", "printed") == "check":
+            checks.setdefault(r.get("claim") or r["id"], []).append(r)
             continue
         groups.setdefault(r.get("claim") or r["id"], []).append(r)
     out = []
@@ -1755,7 +1759,10 @@ def paper_claims(rows) -> list[dict]:
         printed = [r for r in members if r.get("role", "printed") == "printed"]
         if not printed:
             continue
-        beneath = [r for r in members if r.get("role", "printed") != "printed"]
+        # beneath: its alternative readings and evidence, and (shown, never deciding) the rows
+        # of the claim that the criterion made consistency checks
+        beneath = [r for r in members if r.get("role", "printed") != "printed"] + \
+            checks.get(cid, [])
         combined = _combine([r["verdict"] for r in printed])
         verdict, reading = combined, ""
         if combined == REPRODUCED:
@@ -1765,7 +1772,10 @@ def paper_claims(rows) -> list[dict]:
             for r in beneath:
                 if r.get("role") == "alternative":
                     readings.setdefault(r.get("note", ""), []).append(r["verdict"])
-            rescued = [n for n, vs in readings.items() if all(v == REPRODUCED for v in vs)]
+            # a reading rescues the claim only if it judges as many rows as the printed reading
+            # does (a reading run on some of the experiments cannot stand for all of them)
+            rescued = [n for n, vs in readings.items()
+                       if len(vs) >= len(printed) and all(v == REPRODUCED for v in vs)]
             if rescued:
                 verdict, reading = ALTERNATIVE_ONLY, rescued[0]
         # the reasons of the rows that decide (a reproduced claim keeps its rows' notes)
