@@ -310,11 +310,10 @@ CLAIMS: dict = {
         "reading is <= 0 (a pathwise claim: one slower run contradicts it; no sampling error)",
         "Grover et al. 2018, Sec. 3.1 ('can never do worse')", AtMost(0.0),
         claim="grover.alg2.never_worse", section="is-partial-feedback-ever-slower",
-        causes="the printed radius: on the battery instance with noisy partial feedback the "
-               "anti-conservative partial interval eliminates the best arm in a few runs, and "
-               "the race that follows among near-tied arms runs far longer than the baseline's; "
-               "the argument of Sec. 3.1 (the narrower interval can only help) assumes "
-               "intervals that hold"),
+        causes="the printed radius: an anti-conservative partial interval can eliminate the "
+               "best arm, and the race that follows among near-tied arms can run longer than "
+               "the baseline's; the argument of Sec. 3.1 (the narrower interval can only help) "
+               "assumes intervals that hold"),
     "grover.alg2.never_worse.parallel.{experiment}.{reading}": ClaimSpec(
         "Partial feedback never makes a parallel run slower than full feedback (same draws): "
         "the largest t_partial / t_full - 1 over the paired runs of {experiment} is <= 0",

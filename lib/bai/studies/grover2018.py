@@ -306,6 +306,19 @@ def prop2_table(P) -> pd.DataFrame:
     return prop2
 
 
+def coverage_text(prop1: pd.DataFrame, prop2: pd.DataFrame) -> dict:
+    """The violation rates the chapter's prose states (Eq. 5, Props. 1 and 2 under the printed
+    and the corrected reading; Prop. 1 under the authors' code), as text for :func:`glue`."""
+    out = {}
+    for name, table, col in [("eq5", prop1, "full rate"), ("prop1", prop1, "partial rate"),
+                             ("prop2", prop2, "partial rate")]:
+        t = table.set_index("reading")[col]
+        for r in ("printed", "corrected"):
+            out[f"{name}_{r}_rate"] = f"{t[r]:.1%}"
+    out["prop1_code_rate"] = f"{prop1.set_index('reading').at['authors_code', 'partial rate']:.1%}"
+    return out
+
+
 # ---------------------------------------------------------------------------------------------
 # Figure 1: instances, variants and the task
 # ---------------------------------------------------------------------------------------------
@@ -525,7 +538,7 @@ def fig1_text(m1: dict) -> dict:
     for mode, name in [("parallel", "f1c_par_slopes"), ("sequential", "f1c_seq_slopes")]:
         out[name] = ", ".join(f"{m1[r][mode]['slope_c'][0]:+.2f} ({r})" for r in both)
     lo, hi, _ = next(iter(m1.values()))["spec_range"]
-    out["spec_range"] = f"{lo:.3f} and {hi:.3f}"
+    out["spec_range"] = f"{lo:.3f}" if f"{lo:.3f}" == f"{hi:.3f}" else f"{lo:.3f} to {hi:.3f}"
     return out
 
 
@@ -598,6 +611,17 @@ def never_worse_measures(paths: pd.DataFrame, experiment: str) -> list[dict]:
                     "value": float(g["ratio"].max() - 1),
                     "slower": int(g["ratio"].gt(1).sum()), "runs": len(g),
                     "settings": run_settings(g)})
+    return out
+
+
+def pathwise_text(paths: pd.DataFrame) -> dict:
+    """The parallel runs slower than the baseline and the largest ratio, per reading of
+    Figure 1, as text for :func:`glue`."""
+    out = {}
+    for r in FIG1_READINGS:
+        g = paths[(paths["mode"] == "parallel") & (paths["reading"] == r)]
+        out[f"par_slower_{r}"] = f"{int(g['ratio'].gt(1).sum())} of {len(g):,}"
+        out[f"par_worst_{r}"] = f"{g['ratio'].max():.2f}"
     return out
 
 
@@ -896,8 +920,16 @@ def battery_text(mb: dict, bat: pd.DataFrame) -> dict:
         out[f"battery_best_{r}"] = f"{m['gain']:.1%} ± {m['gain_se']:.1%} ({m['mode']})"
         out[f"battery_avg_{r}"] = " / ".join(f"{m['avg_gain'][x]:.1%}" for x in MODES)
     worst = bat.loc[bat["ratio"].idxmax()]
-    out["battery_worst"] = (f"{worst['ratio']:.0f} ({worst['mode']}, {worst['reading']} "
+    out["battery_worst"] = (f"{worst['ratio']:.2f} ({worst['mode']}, {worst['reading']} "
                             f"reading, m = {worst['mult']:g})")
+    err = ~bat["correct_partial"].astype(bool)
+    for r in FIG1_READINGS:
+        mask = bat["reading"] == r
+        where = sorted(bat.loc[mask & err, "mult"].unique())
+        out[f"battery_errors_{r}"] = f"{int(err[mask].sum())} of its {int(mask.sum())} runs" + (
+            f" (at m = {', '.join(f'{m:g}' for m in where)})" if where else "")
+    seq = (bat["reading"] == "printed") & (bat["mode"] == "sequential")
+    out["battery_seq_slower_printed"] = str(int(bat.loc[seq, "ratio"].gt(1).sum()))
     return out
 
 
