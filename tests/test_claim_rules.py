@@ -85,6 +85,8 @@ def _rejecting_measurement(rule, paper) -> dict | None:
         hi = rule.hi if math.isfinite(rule.hi) else rule.lo
         return {"value": hi + abs(hi) + 1.0 if math.isfinite(rule.hi) else rule.lo - abs(rule.lo) - 1,
                 "se": 0.0}
+    if isinstance(rule, C.Agrees):
+        return {"value": 10 * rule.tol + 1.0}
     if isinstance(rule, C.ErrorRate):
         return {"failures": 1000, "runs": 1000}
     if isinstance(rule, C.TwoRates):
@@ -146,7 +148,8 @@ def test_a_bound_met_ten_times_over_is_a_consistency_check():
     specs = {"b": C.ClaimSpec("E[tau] <= the bound", "Thm 1", C.AtMost(1e12)),
              "e": C.ClaimSpec("errs at most delta", "Thm 1", C.ErrorRate(0.05)),
              "band": C.ClaimSpec("ratio in [1, 1e6]", "Thm 1", C.Band(1.0, 1e6)),
-             "sign": C.ClaimSpec("the gain is positive", "Fig. 1", C.AtLeast(0.0))}
+             "sign": C.ClaimSpec("the gain is positive", "Fig. 1", C.AtLeast(0.0)),
+             "formula": C.ClaimSpec("eq. (8) equals T*", "Thm 3.2", C.Agrees(1e-6))}
     led = C.ClaimsLedger("ch", "paper", specs=specs)
     row = led.check("b", value=5.0, se=1.0)
     assert row.role == "check" and "met" in row.note and row.verdict == C.HOLDS
@@ -160,11 +163,13 @@ def test_a_bound_met_ten_times_over_is_a_consistency_check():
     assert led.check("band", value=1e3, se=1.0).role == "check"
     # a sign claim is always a reproduction (the measured sign is the claim)
     assert led.check("sign", value=1e6, se=1.0).role == "printed"
-    assert led.totals()[C.AS_PRINTED] == 1 and led.check_totals()[C.HOLDS] == 3
+    # an identity checked against an independent computation can always fail
+    assert led.check("formula", value=1e-15).role == "printed"
+    assert led.totals()[C.AS_PRINTED] == 2 and led.check_totals()[C.HOLDS] == 3
 
 
 def test_the_criterion_is_one_statement_covering_every_rule():
-    for word in ("bound", "error rate", "band", "printed number", "sign"):
+    for word in ("bound", "error rate", "band", "printed number", "sign", "formula"):
         assert word in C.VACUITY_CRITERION
 
 
@@ -274,6 +279,8 @@ MEASURED = [
     (C.Band(1.0, 2.0), {"value": 2.5, "se": 0.1}, None),
     (C.Band(1.0, 2.0), {"value": 1.05, "se": 0.1}, None),
     (C.Band(1.0, math.inf), {"value": 3.0, "se": 0.1}, None),
+    (C.Agrees(1e-6), {"value": 3e-9}, None),
+    (C.Agrees(1e-6), {"value": 0.4}, None),
     (C.ErrorRate(0.05), {"failures": 0, "runs": 100}, None),
     (C.ErrorRate(0.05), {"failures": 12, "runs": 100}, None),
     (C.ErrorRate(0.05), {"failures": 5, "runs": 100}, None),

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bai.claims import AtLeast, ClaimsLedger, Tolerance
+from bai.claims import AtLeast, AtMost, ClaimsLedger, Printed, Tolerance
 
 pytest.importorskip("sphinx")
 from sphinx.application import Sphinx  # noqa: E402
@@ -48,19 +48,25 @@ def write_claims(folder: Path, *, reason_b2: str = "the phases overshoot",
     # listed out of ToC order on purpose (beta before alpha alphabetically is not the point:
     # the ledger follows the book's order)
     a = ClaimsLedger("alpha", "Alpha et al. (2001)")
-    a.compare("a1", "the design value is d", source="Thm 1", paper_value=5, value=value_a1,
-              se=0.01, rule=Tolerance(abs=0.1), figure="Figure 2", section="discussion")
+    a.compare("a1", "the design value is d", source="Thm 1", paper_value=Printed(5, "Thm 1, d"),
+              value=value_a1, se=0.01, rule=Tolerance(abs=0.1), figure="Figure 2",
+              section="discussion")
     a.error_rate("a2", "delta-PAC", source="Sec. 6", failures=1, runs=200, delta=0.05)
     a.not_comparable("a3", "lost bars", source="Fig. 4", reason="the bar heights are lost")
     a.write(folder / "alpha.json")
     b = ClaimsLedger("beta", "Beta and Gamma (2018)")
-    b.compare("b1", "mean time", source="Table 1", paper_value=530, value=3541.7, se=247.1,
-              rule=Tolerance(z=2.8), reason_note="x")  # not reproduced, no reason
-    b.qualitative("b2", "flat in d", source="Fig. 4", holds=False, criterion="spread <= 0.5",
-                  value=1.33, reason=reason_b2, section="discussion")
+    b.compare("b1", "mean time", source="Table 1", paper_value=Printed(530, "Table 1, row 2"),
+              value=3541.7, se=247.1, rule=Tolerance(z=2.8), reason_note="x")  # no reason
+    b.compare("b2", "flat in d", source="Fig. 4", paper_value=None, value=1.33, se=0.01,
+              rule=AtMost(0.5), reason=reason_b2, section="discussion")
     b.compare("b3", "bound", source="Thm 3.1", paper_value=None, value=10.0, se=1.0,
               rule=AtLeast(5.0), reason="value: a note on a reproduced claim")
     b.write(folder / "beta.json")
+    # the ledger computes a reason for every row that is not reproduced; a file written by
+    # another tool may still lack one: the page must flag it
+    data = json.loads((folder / "beta.json").read_text())
+    data["claims"][0]["reason"] = ""
+    (folder / "beta.json").write_text(json.dumps(data))
 
 
 def build(src: Path, out: Path, *, strict: bool = False, fresh: bool = False,
@@ -105,12 +111,16 @@ def test_tables_links_and_missing_reason(project, tmp_path):
     claims = rows(page, "claims-ledger-claims")
     assert [r[0] for r in claims] == ["alpha"] * 3 + ["beta"] * 3   # the book's order
     a1, a2, a3, b1, b2, b3 = claims
-    assert a1[1] == "the design value is d a1"
-    assert a1[2] == "5 Thm 1" and a1[3] == "5 ± 0.01" and a1[4] == "reproduced as printed"
+    assert a1[1].startswith("the design value is d a1 rule: |ours - paper| <= max(0.1 absolute)")
+    assert "rejects ours outside 5 ± 0.12" in a1[1]
+    assert a1[2] == "5 (Thm 1, d) Thm 1" and a1[4] == "reproduced as printed"
+    assert a1[3] == "5 ± 0.01 reading: printed"
     assert a1[5] == "Figure 2" and a1[6] == ""
     assert a2[3].startswith("0.005 (1/200, CI [") and a2[4] == "reproduced as printed"
+    assert "rejects 16 or more failures in 200 runs" in a2[1]
     assert a3[2] == "— Fig. 4" and a3[4] == "not comparable" and a3[6] == "the bar heights are lost"
-    assert b1[3] == "3542 ± 247" and b1[4] == "not reproduced" and b1[6] == "⚠ no reason given"
+    assert b1[3].startswith("3542 ± 247") and b1[4] == "not reproduced"
+    assert b1[6] == "⚠ no reason given"
     assert b2[4] == "not reproduced" and b2[6] == "the phases overshoot"
     assert b3[6] == "value: a note on a reproduced claim"
     # links: chapter pages, the figure and reasons to the chapter (its section when given)
@@ -200,8 +210,8 @@ def test_the_books_own_checks_are_counted_apart(tmp_path):
                                     ".. claims-ledger:: checks\n\n.. claims-ledger:: claims\n")
     folder = src / "_claims"
     a = ClaimsLedger("alpha", "Alpha et al. (2001)")
-    a.compare("a1", "the design value is d", source="Thm 1", paper_value=5, value=5.0,
-              se=0.01, rule=Tolerance(abs=0.1))
+    a.compare("a1", "the design value is d", source="Thm 1", paper_value=Printed(5, "Thm 1"),
+              value=5.0, se=0.01, rule=Tolerance(abs=0.1))
     a.write(folder / "alpha.json")
     specs = {"c{k}": ClaimSpec("check {k}", "this book", Holds("k is even"))}
     b = ClaimsLedger("beta", "the book's solvers", specs=specs, kind="check")
@@ -258,13 +268,13 @@ def test_paper_claims_rows_beneath_consistency_checks_and_findings(tmp_path):
                                     ".. claims-ledger:: checks\n\n.. claims-ledger:: claims\n\n"
                                     "Findings\n--------\n\n.. claims-ledger:: findings\n")
     specs = {
-        "t1": ClaimSpec("mean 100", "Table 1", Tolerance(rel=0.1), paper_value=100.0,
+        "t1": ClaimSpec("mean 100", "Table 1", Tolerance(rel=0.1), paper_value=Printed(100.0, "Table 1"),
                         section="discussion", causes="Z = tF/2 as printed halves the threshold"),
         "t1.alt": ClaimSpec("mean 100 with Z = tF", "Table 1", Tolerance(rel=0.1),
-                            paper_value=100.0, claim="t1", role="alternative",
+                            paper_value=Printed(100.0, "Table 1"), claim="t1", role="alternative",
                             note="Z = tF: contradicts eq. (7)"),
         "t2": ClaimSpec("mean 50", "Table 1", Tolerance(rel=0.1), paper_value=50.0),
-        "t2.ctrl": ClaimSpec("uniform", "Table 1", Tolerance(rel=0.1), paper_value=50.0,
+        "t2.ctrl": ClaimSpec("uniform", "Table 1", Tolerance(rel=0.1), paper_value=Printed(50.0, "Table 1"),
                              claim="t2", role="evidence", note="negative control"),
         "thm": ClaimSpec("tau <= bound", "Thm 1", AtMost(1e6)),
         "flat": ClaimSpec("flat by construction", "Fig. 1", Holds("spread 0"), role="check"),
@@ -291,8 +301,22 @@ def test_paper_claims_rows_beneath_consistency_checks_and_findings(tmp_path):
     consistency = rows(page, "claims-ledger-consistency")
     assert [r[4] for r in consistency] == ["holds", "fails"]
     assert "times over" in consistency[0][1]
-    findings = rows(page, "claims-findings")
-    assert len(findings) == 1 and findings[0][1] == "mean 100 t1"
-    assert findings[0][4] == "reproduced under an alternative reading only"
-    assert findings[0][6] == "Z = tF/2 as printed halves the threshold"
+    entries = findings(page)
+    assert len(entries) == 1
+    e = entries[0]
+    assert e.startswith("reproduced under an alternative reading only mean 100 ")
+    assert "Paper value: 100 (Table 1)" in e and "Ours: 150 ± 1 (reading: printed)" in e
+    assert "Candidate causes: Z = tF/2 as printed halves the threshold" in e
+    assert "alternative: Z = tF: contradicts eq. (7) — reproduced (ours 101 ± 1)" in e
     assert 'href="chapters/alpha.html#discussion">as printed:' in page
+    assert "1 findings: 0 not reproduced, 1 reproduced under an alternative reading only" in \
+        " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+
+
+def findings(page: str) -> list[str]:
+    """The text of each errata entry of the findings part."""
+    out = []
+    for m in re.finditer(r'<div class="[^"]*claims-finding(?![-\w])[^"]*">(.*?)</div>', page,
+                         re.S):
+        out.append(" ".join(html.unescape(re.sub(r"<[^>]+>", " ", m.group(1))).split()))
+    return out

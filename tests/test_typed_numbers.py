@@ -31,7 +31,7 @@ _LABEL = (r"(?:Theorems?|Thm\.?|Lemmas?|Propositions?|Prop\.?|Corollary|Cor\.?|E
           r"Figures?|Figs?\.?|Tables?|Tab\.?|Sections?|Secs?\.?|§|Appendix|App\.?|Algorithms?|"
           r"Alg\.?|Assumptions?|Examples?|Remarks?|Definitions?|Defs?\.?|Steps?|steps?|lines?|"
           r"[Ii]ssues?|[Cc]hapters?|Part|page|p\.|Exercises?|Ex\.|Claims?|rows?|columns?|"
-          r"Problem|Conjecture)")
+          r"Problem|Conjecture|Ch\.|Chap\.)")
 #: a number (integer or decimal, with thousands separators, optional sign and percent)
 _NUMBER = re.compile(r"(?<![\w.])[-−]?\d[\d,]*(?:\.\d+)?(?:\s?%)?(?![\w])")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")

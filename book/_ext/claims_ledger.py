@@ -28,8 +28,10 @@ reproduced, inconclusive, not comparable). Parts:
 * ``claims``: one row per paper claim (paper value and source, ours, verdict, figure, reason),
   its alternative readings and evidence as indented rows beneath it, then every consistency
   check and every book check;
-* ``findings``: every paper claim that does not reproduce as printed, with the paper's value,
-  ours, the evidence (linked to the chapter's discussion) and the candidate causes.
+* ``findings``: the errata, one entry per paper claim that does not reproduce as printed (the
+  claim as printed, the paper's value with its locator, ours with its uncertainty and reading,
+  the rule and what it detects, the evidence linked to the chapter, the readings beneath, the
+  candidate causes), grouped by verdict, then the substitute-data analogues that fail.
 
 Without an argument ``totals``, ``checks`` and ``claims`` are shown.
 
@@ -51,8 +53,10 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from bai.claims import (ALTERNATIVE_ONLY, AS_PRINTED, CHECK_VERDICTS, FAILS, HOLDS, INCONCLUSIVE,
-                        NOT_COMPARABLE, NOT_REPRODUCED, PAPER_VERDICTS, count_checks,
-                        count_paper_claims, format_ours, format_value, paper_claims)
+                        NOT_COMPARABLE, NOT_REPRODUCED, PAPER_VERDICTS, SENTENCE_RULES,
+                        VACUITY_CRITERION, count_checks,
+                        count_paper_claims, format_ours, format_paper_value, format_value,
+                        paper_claims)
 
 logger = logging.getLogger(__name__)
 
@@ -60,7 +64,7 @@ logger = logging.getLogger(__name__)
 SHORT = {AS_PRINTED: "as printed", ALTERNATIVE_ONLY: "alternative reading only",
          NOT_REPRODUCED: "not reproduced", INCONCLUSIVE: "inconclusive",
          NOT_COMPARABLE: "not comparable"}
-PARTS = ("totals", "checks", "claims", "findings")
+PARTS = ("totals", "checks", "claims", "findings", "criterion", "conventions")
 FINDING_VERDICTS = (NOT_REPRODUCED, ALTERNATIVE_ONLY, INCONCLUSIVE)
 MISSING_REASON = "⚠ no reason given"
 STATIC = Path(__file__).resolve().parent / "static"   # claims_ledger.css
@@ -332,18 +336,34 @@ def _reason_cell(app, fromdoc, data, doc, c, verdict):
     return ""
 
 
+def _rule_text(c: dict) -> str:
+    """A row's rule and what it would detect (a paper claim: that of its first printed row)."""
+    row = (c.get("rows") or [c])[0]
+    rule = (row.get("rule") or "").strip()
+    detects = ((row.get("details") or {}).get("detects") or "").strip()
+    return "; ".join(x for x in (rule, detects) if x)
+
+
 def _row(app, fromdoc, data, doc, c, verdict, label=None):
     figure = (c.get("figure") or "").strip()
     claim_cell = [_para(nodes.Text(c.get("statement", ""))),
                   _para(nodes.literal(c.get("id", ""), c.get("id", ""), classes=["claim-id"]))]
+    rule = _rule_text(c)
+    if rule:
+        claim_cell.append(_para(nodes.emphasis("", f"rule: {rule}"), classes=["claims-rule"]))
     if label:
         claim_cell.insert(0, _para(nodes.emphasis("", label), classes=["claims-beneath-label"]))
+    reading = (c.get("printed_reading") or c.get("reading") or "").strip()
+    ours = [_para(nodes.Text(ours_text(c)))]
+    if reading and not _is_check(data):
+        ours.append(_para(nodes.emphasis("", f"reading: {reading}"), classes=["claims-rule"]))
     return [
         _para(_link(data["chapter"], _uri(app, fromdoc, doc))),
         claim_cell,
-        [_para(nodes.Text(fmt(c.get("paper_value")))),
+        [_para(nodes.Text(format_paper_value(c) if not _is_check(data) and
+                          c.get("role") != "check" else fmt(c.get("paper_value")))),
          _para(nodes.emphasis("", c.get("source", "")))],
-        ours_text(c),
+        ours,
         _para(_verdict(verdict)),
         _para(_link(figure, _uri(app, fromdoc, doc))) if figure else "",
         _reason_cell(app, fromdoc, data, doc, c, verdict),
@@ -385,41 +405,104 @@ def claims_table(app, fromdoc: str, ledgers: list[dict]):
     return out
 
 
-def findings_table(app, fromdoc: str, ledgers: list[dict]):
-    """Every paper claim that does not reproduce as printed: the errata a reader comes for."""
-    rows = []
+def _field(name: str, *children):
+    """One line of a finding: a bold label and its content."""
+    return _para(nodes.strong("", f"{name}: "), *children, classes=["claims-finding-field"])
+
+
+def _finding(app, fromdoc, data, doc, pc, verdict, analogue: bool = False):
+    """One erratum: the claim as printed, the paper's value with its locator, ours with its
+    uncertainty and reading, the verdict, the evidence linked to the chapter, the readings and
+    evidence beneath, the candidate causes."""
+    box = nodes.container(classes=["claims-finding"])
+    target = _uri(app, fromdoc, doc, pc.get("section") or "")
+    head = _para(_verdict(verdict), nodes.Text("  "),
+                 nodes.strong("", pc.get("statement", "")), classes=["claims-finding-title"])
+    box += head
+    box += _para(_link(data["paper"], _uri(app, fromdoc, doc)), nodes.Text(" — "),
+                 nodes.emphasis("", pc.get("source", "")), nodes.Text("  "),
+                 nodes.literal(pc["id"], pc["id"], classes=["claim-id"]),
+                 classes=["claims-finding-where"])
+    box += _field("Paper value", nodes.Text(format_paper_value(pc)))
+    ours = ours_text(pc)
+    reading = (pc.get("printed_reading") or "").strip()
+    box += _field("Ours", nodes.Text(ours + (f" (reading: {reading})" if reading else "")))
+    rows = pc.get("rows") or []
+    rule = rows[0].get("rule", "") if rows else ""
+    detects = ((rows[0].get("details") or {}).get("detects", "") if rows else "")
+    if rule:
+        box += _field("Rule", nodes.Text(rule + (f"; {detects}" if detects else "")))
+    if analogue:
+        box += _field("Analogue", nodes.Text(f"runs on {pc.get('substitute', '')}; "),
+                      _verdict(pc.get("details", {}).get("analogue", "")))
+    box += _field("Evidence", _link(pc.get("reason") or "see the chapter", target))
+    beneath = nodes.bullet_list(classes=["claims-finding-beneath"])
+    for r in pc.get("beneath") or []:
+        item = nodes.list_item()
+        item += _para(nodes.emphasis("", _label(r) + " — "), _verdict(r.get("verdict", "")),
+                      nodes.Text(f" (ours {ours_text(r)})"))
+        beneath += item
+    if len(beneath):
+        box += _field("Beneath", nodes.Text(""))
+        box += beneath
+    causes = (pc.get("causes") or "").strip()
+    box += _field("Candidate causes", nodes.Text(causes) if causes else
+                  nodes.emphasis("", "not stated in the chapter"))
+    return box
+
+
+#: the sections of the findings page, in order
+FINDING_SECTIONS = ((NOT_REPRODUCED, "Not reproduced"),
+                    (ALTERNATIVE_ONLY, "Reproduced under an alternative reading only"),
+                    (INCONCLUSIVE, "Inconclusive"))
+
+
+def findings_nodes(app, fromdoc: str, ledgers: list[dict]):
+    """The errata: one entry per paper claim that does not reproduce as printed, grouped by
+    verdict, then the substitute-data analogues that fail (each readable at the page's
+    width)."""
+    groups = {v: [] for v, _ in FINDING_SECTIONS}
+    substitutes = []
     for data in ledgers:
         if _is_check(data):
             continue
         doc = _chapter_doc(app.env, data["chapter"])
         for pc in _claims_of(data):
-            if pc["verdict"] not in FINDING_VERDICTS:
-                continue
-            target = _uri(app, fromdoc, doc, pc.get("section") or "")
-            evidence = [_para(_link(pc.get("reason") or "see the chapter", target))]
-            for r in pc["beneath"]:
-                evidence.append(_para(nodes.emphasis("", _label(r) + " — "),
-                                      _verdict(r.get("verdict", "")),
-                                      nodes.Text(f" (ours {ours_text(r)})")))
-            causes = (pc.get("causes") or "").strip()
-            rows.append([
-                _para(_link(data["paper"], _uri(app, fromdoc, doc))),
-                [_para(nodes.Text(pc.get("statement", ""))),
-                 _para(nodes.literal(pc["id"], pc["id"], classes=["claim-id"]))],
-                [_para(nodes.Text(fmt(pc.get("paper_value")))),
-                 _para(nodes.emphasis("", pc.get("source", "")))],
-                ours_text(pc),
-                _para(_verdict(pc["verdict"])),
-                evidence,
-                _para(nodes.Text(causes)) if causes else
-                _para(nodes.emphasis("", "not stated in the chapter")),
-            ])
-    if not rows:
-        return _para(nodes.emphasis("", "Every paper claim of this build reproduces as printed "
-                                        "or is not comparable."))
-    return _table(["paper", "claim", "paper value (source)", "ours", "verdict",
-                   "evidence (linked to the chapter)", "candidate causes"], rows,
-                  [10, 24, 11, 10, 9, 20, 20], classes=("claims-ledger", "claims-findings"))
+            if pc["verdict"] in groups:
+                groups[pc["verdict"]].append(_finding(app, fromdoc, data, doc, pc,
+                                                      pc["verdict"]))
+            elif pc["verdict"] == NOT_COMPARABLE and pc.get("substitute") and \
+                    (pc.get("details") or {}).get("analogue") in (NOT_REPRODUCED, INCONCLUSIVE):
+                substitutes.append(_finding(app, fromdoc, data, doc, pc, NOT_COMPARABLE,
+                                            analogue=True))
+    out = []
+    counts = ", ".join(f"{len(groups[v])} {title.lower()}" for v, title in FINDING_SECTIONS)
+    out.append(_para(nodes.strong("", f"{sum(map(len, groups.values()))} findings: {counts}; "
+                                      f"{len(substitutes)} substitute-data analogue(s) that do "
+                                      f"not reproduce."), classes=["claims-findings-count"]))
+    if not any(groups.values()):
+        out.append(_para(nodes.emphasis("", "Every paper claim of this build reproduces as "
+                                            "printed or is not comparable.")))
+    for v, title in FINDING_SECTIONS:
+        if not groups[v]:
+            continue
+        sec = nodes.container(classes=["claims-findings-section"])
+        sec += _para(nodes.strong("", f"{title} ({len(groups[v])})"),
+                     classes=["claims-findings-heading"])
+        for box in groups[v]:
+            sec += box
+        out.append(sec)
+    sec = nodes.container(classes=["claims-findings-section", "claims-findings-substitutes"])
+    sec += _para(nodes.strong("", f"Substitute-data analogues that do not reproduce "
+                                  f"({len(substitutes)})"), classes=["claims-findings-heading"])
+    sec += _para(nodes.Text("These claims are not comparable (the paper's data are not "
+                            "available, so the chapter runs a substitute), and the analogue on "
+                            "the substitute does not reproduce: not an erratum of the paper, but "
+                            "worth knowing."))
+    for box in substitutes:
+        sec += box
+    out.append(sec)
+    return out
 
 
 def _counts(data: dict) -> dict:
@@ -575,6 +658,15 @@ def fill_ledgers(app, doctree, docname):
     for node in placeholders:
         part = node.get("part", "all")
         out = []
+        if part == "criterion":       # the library's own statement, never retyped
+            node.replace_self([_para(nodes.Text(VACUITY_CRITERION),
+                                     classes=["claims-criterion"])])
+            continue
+        if part == "conventions":
+            node.replace_self([_table(["the paper says", "we measure", "rule"],
+                                      [[a, b, c] for a, b, c in SENTENCE_RULES], [30, 30, 40],
+                                      classes=("claims-ledger", "claims-conventions"))])
+            continue
         if not ledgers:
             out.append(_para(nodes.emphasis("", f"No claims files were found in {folder}.")))
         else:
@@ -589,7 +681,7 @@ def fill_ledgers(app, doctree, docname):
             if part in ("claims", "all"):
                 out.extend(claims_table(app, docname, ledgers))
             if part == "findings":
-                out.append(findings_table(app, docname, ledgers))
+                out.extend(findings_nodes(app, docname, ledgers))
         node.replace_self(out)
 
 

@@ -62,6 +62,7 @@ __all__ = [
     "ROLES",
     "VACUITY_FACTOR",
     "VACUITY_CRITERION",
+    "SENTENCE_RULES",
     "Printed",
     "Derived",
     "Reference",
@@ -70,6 +71,7 @@ __all__ = [
     "AtMost",
     "AtLeast",
     "Band",
+    "Agrees",
     "BinomialAtMost",
     "TwoRates",
     "Holds",
@@ -124,11 +126,41 @@ VACUITY_CRITERION = (
     "interval (ours + 2 SE, ours - 2 SE, the Clopper-Pearson upper bound) meets the bound ten "
     "times over; for a band, when both of its ends do; for agreement with a printed number, "
     "when the stated slack alone would accept a tenth of that number (such a rule is refused "
-    "outright). A sign or ordering claim (a bound of 0, two rates compared) is always a "
-    "reproduction: the sign our runs measure is the claim itself.")
+    "outright). A sign or ordering claim (a bound of 0, two rates compared) and a formula "
+    "checked against an independent computation are always reproductions: the sign our runs "
+    "measure is the claim itself, and a wrong formula misses by far more than the numerical "
+    "precision.")
 #: TRANSITIONAL (removed when every paper module conforms, see :func:`spec_problems`): a bare
 #: number as a paper value and a Holds predicate on a paper claim are still accepted.
 _LEGACY = True
+#: One rule per kind of sentence, across the book: ``(the paper says, we measure, rule)``.
+SENTENCE_RULES = (
+    ("a printed number", "our mean ± SE",
+     "Tolerance: half a unit of the number's last printed digit (or the stated reading precision "
+     "of a plot) + 2 SE"),
+    ("at most / at least a bound (a theorem at our instance)", "our mean ± SE",
+     "AtMost(bound) / AtLeast(bound); the book's evaluation of the bound is in the rule, never "
+     "a paper value"),
+    ("an error rate at most delta", "failures / runs",
+     "ErrorRate(delta): one-sided Clopper-Pearson bounds"),
+    ("A is better / smaller than B", "the difference A - B ± SE (paired on common seeds)",
+     "AtMost(0) / AtLeast(0): a sign"),
+    ("X grows / shrinks with n", "the least-squares slope of log X on log n ± SE",
+     "AtLeast(0) / AtMost(0): a sign"),
+    ("X is flat in n", "the same log-log slope ± SE",
+     "Band(-0.1, 0.1): an elasticity below 0.1"),
+    ("A and B are similar / comparable", "the ratio A / B ± SE", "Band(0.8, 1.25)"),
+    ("a factor k, k times, k %", "the ratio ± SE",
+     "Tolerance on the printed k (its rounding), or Band(k_lo, k_hi) for 'k_lo to k_hi'"),
+    ("A is the best / largest among several", "A minus the best of the others ± SE",
+     "AtMost(0) / AtLeast(0): a sign"),
+    ("every experiment / every delta / every d", "one printed row per experiment",
+     "any row not reproduced decides the claim"),
+    ("an identity or closed form of the paper",
+     "the largest difference from an independent computation (a definition, an optimiser, "
+     "finite differences)",
+     "Agrees(numerical precision): an identity can always fail"),
+)
 _CHECK_VERDICT = {REPRODUCED: HOLDS, NOT_REPRODUCED: FAILS, NOT_COMPARABLE: NOT_COMPARABLE,
                   INCONCLUSIVE: INCONCLUSIVE, HOLDS: HOLDS, FAILS: FAILS}
 
@@ -701,6 +733,48 @@ class Band(_Rule):
 
 
 @dataclass(frozen=True)
+class Agrees(_Rule):
+    """A formula or closed form of the paper agrees with an independent computation: the
+    largest difference (the chapter says relative or absolute) is at most ``tol``, the
+    numerical precision of the two computations (a deterministic measurement, no SE).
+
+    An identity can always fail: a wrong formula misses by far more than the precision (a
+    printed formula that does not hold is a finding), so :data:`VACUITY_CRITERION` never makes
+    it a consistency check. Compare the paper's formula with a computation that does not use it
+    (a definition, a numerical optimisation, finite differences); our code against itself is
+    not a reproduction."""
+
+    tol: float
+
+    def __post_init__(self):
+        _finite(self.tol, "tol", minimum=0.0, lo_open=True)
+
+    def describe(self) -> str:
+        return f"largest difference from an independent computation <= {self.tol:g}"
+
+    def can_fail(self) -> bool:
+        return True
+
+    def verdict(self, m: dict, paper=None) -> str:
+        if m.get("value") is None:
+            return NOT_COMPARABLE
+        return REPRODUCED if abs(float(m["value"])) <= self.tol else NOT_REPRODUCED
+
+    def flip(self, m: dict, paper=None) -> dict | None:
+        if m.get("value") is None:
+            return None
+        side = -1.0 if self.verdict(m) == NOT_REPRODUCED else 1.0
+        return {**m, "value": _beyond(self.tol, side, self.tol)}
+
+    def detects(self, m: dict, paper=None) -> str:
+        return f"rejects a difference above {format_value(self.tol, 3)}"
+
+    def explain(self, m: dict, paper=None) -> str:
+        return (f"the largest difference {format_value(abs(float(m['value'])), 3)} exceeds the "
+                f"numerical precision {format_value(self.tol, 3)}: the formula does not hold")
+
+
+@dataclass(frozen=True)
 class BinomialAtMost:
     """An error rate ``k / n`` against ``p <= bound`` with one-sided Clopper--Pearson bounds at
     ``level``: *not reproduced* when the lower bound exceeds ``bound``, *reproduced* when the
@@ -987,7 +1061,7 @@ class NotComparable(_Rule):
         return "nothing: not comparable here"
 
 
-_RULES = (Tolerance, AtMost, AtLeast, Band, ErrorRate, TwoRates, Holds, NotComparable)
+_RULES = (Tolerance, AtMost, AtLeast, Band, Agrees, ErrorRate, TwoRates, Holds, NotComparable)
 _RULE_NAMES = {r.__name__: r for r in _RULES}
 
 
@@ -1168,7 +1242,7 @@ class ClaimSpec:
         if not isinstance(self.source, str) or not self.source:
             raise ValueError("source must be a non-empty string")
         if not isinstance(self.rule, _RULES):
-            raise TypeError("rule must be a Tolerance, AtMost, AtLeast, Band, ErrorRate, "
+            raise TypeError("rule must be a Tolerance, AtMost, AtLeast, Band, Agrees, ErrorRate, "
                             f"TwoRates, Holds or NotComparable, got {type(self.rule).__name__}")
         _check_role(self.role, self.note, f"claim {self.statement[:40]!r}")
         pv = self.paper_value
@@ -1507,8 +1581,8 @@ class ClaimsLedger:
         """A numerical row: our ``value`` (with standard error ``se``) against ``paper_value``
         (:class:`Printed`/:class:`Derived` or ``None``) under ``rule`` (:class:`Tolerance`,
         :class:`AtMost`, :class:`AtLeast` or :class:`Band`)."""
-        if not isinstance(rule, (Tolerance, AtMost, AtLeast, Band)):
-            raise TypeError("rule must be a Tolerance, AtMost, AtLeast or Band")
+        if not isinstance(rule, (Tolerance, AtMost, AtLeast, Band, Agrees)):
+            raise TypeError("rule must be a Tolerance, AtMost, AtLeast, Band or Agrees")
         pv = _paper_value(paper_value, "paper_value")
         m = self._measurement(rule, id, value=value, se=se, holds=None, failures=None,
                               runs=None, counts=None)
