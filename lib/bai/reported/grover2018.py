@@ -78,8 +78,8 @@ VALUES["lil_constants"] = {
 # The paper's numbers with their locators (bai.claims.Printed)
 # ---------------------------------------------------------------------------------------------
 
-from ..claims import (AtLeast, AtMost, Band, ClaimSpec, Derived, ErrorRate, Holds,  # noqa: E402
-                      NotComparable, Printed, Reading, Tolerance)
+from ..claims import (Agrees, AtLeast, AtMost, Band, ClaimSpec, Derived, ErrorRate,  # noqa: E402
+                      Holds, NotComparable, Printed, Reading, Tolerance)
 
 #: Every number of the paper a claim compares against, as printed, with where.
 PRINTED: dict = {
@@ -218,8 +218,10 @@ CLAIMS: dict = {
     "grover.prop1.split_closed_form": ClaimSpec(
         "The optimal split delta_f* + delta_p* = delta of Eq. 4 is a convex problem with a "
         "closed form: the largest |delta_f(library) - delta_f(Lambert W)| / delta over the "
-        "split table's cases", "Grover et al. 2018, Sec. 3.1 ('can be solved in closed form')",
-        AtMost(1e-6), section="the-optimal-split-of-delta-solved"),
+        "split table's cases (the library's fixed point against the book's Lambert-W solution "
+        "of the Lagrange condition, up to one scalar root)",
+        "Grover et al. 2018, Sec. 3.1 ('can be solved in closed form')", Agrees(1e-6),
+        section="the-optimal-split-of-delta-solved"),
     "grover.prop2.coverage.{reading}": ClaimSpec(
         "Proposition 2 (Eq. 6, bias estimated from completed pulls) covers mu at every F >= 2 "
         "and every P with probability >= 1 - delta_f - delta_p - delta_b = 1 - delta (reading "
