@@ -175,7 +175,7 @@ def race_options(reading: str) -> dict:
 
 
 def lil_table(P) -> pd.DataFrame:
-    """Monte-Carlo coverage of Lemma 1's band by N(0, 1) walks, for the printed radius
+    r"""Monte-Carlo coverage of Lemma 1's band by N(0, 1) walks, for the printed radius
     :math:`\sigma\sqrt{\cdot}` and the corrected one :math:`2\sigma\sqrt{\cdot}` (Grover et
     al. 2018, Lemma 1); ``radius`` is the reading's setting.
 
