@@ -1578,7 +1578,7 @@ def test_cli_helpers_refuse_bad_arguments(fn, kw, word):
     # the ledger's paper_value and failures / runs, not float() or clopper_pearson's k and n
     (lambda: __import__("bai.claims").claims.ClaimsLedger("c", "p").compare(
         "x", "s", source="T1", paper_value="about 3", value=1.0),
-     TypeError, ("paper_value", "a number")),
+     TypeError, ("paper_value", "Printed or Derived number")),
     (lambda: __import__("bai.claims").claims.ClaimsLedger("c", "p").error_rate(
         "x", "s", source="T1", failures=5, runs=3, delta=0.1),
      ValueError, ("failures = 5", "runs = 3")),
