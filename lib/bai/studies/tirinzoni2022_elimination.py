@@ -31,8 +31,8 @@ from ..validation import check_delta, check_int
 from . import Grid, Study, check_params
 
 __all__ = ["DELTA", "M", "BETA", "PROFILES", "STUDY", "query_of", "table1_instance",
-           "figure1_instance", "instance_table", "piece_paths", "stopping_orders",
-           "alpha_table"]
+           "figure1_instance", "instance_table", "piece_counts", "piece_paths",
+           "stopping_orders", "demo_runs", "demo_order", "plot_piece_paths", "alpha_table"]
 
 _S = paper.SETTINGS
 _A = _S["assumed"]
@@ -221,6 +221,63 @@ def demo_runs(env, steps: int, seeds, *, delta: float = DELTA) -> pd.DataFrame:
         rows.append({"seed": int(seed), **o["stops"],
                      **{f"minimisations ({k})": v for k, v in o["pieces"].items()}})
     return pd.DataFrame(rows)
+
+
+def demo_order(demo: pd.DataFrame) -> dict:
+    """How often Theorem 2.4's order fails on the trajectories of :func:`demo_runs`
+    (``violations``: runs with full > selective or selective > LLR, every time stopped), and on
+    how many selective elimination stops strictly before the LLR test (``strict``)."""
+    d = demo.dropna(subset=["llr", "selective", "full"])
+    bad = (d["full"] > d["selective"]) | (d["selective"] > d["llr"])
+    return {"violations": int(bad.sum()), "strict": int((d["selective"] < d["llr"]).sum()),
+            "stopped": len(d)}
+
+
+def piece_counts(P) -> pd.DataFrame:
+    """Pieces per answer and answers of each query of Table 1 at ``P`` (K arms, top-m's m)."""
+    check_params(P, ("K", "m"))
+    K, m = P["K"], P["m"]
+    return pd.DataFrame([
+        {"query": "best arm", "answers": f"{K}", "pieces per answer": K - 1},
+        {"query": f"top-{m}", "answers": f"{math.comb(K, m):.3g}", "pieces per answer": m * (K - m)},
+        {"query": "thresholding", "answers": f"{2.0 ** K:.3g}", "pieces per answer": K},
+    ]).set_index("query")
+
+
+def plot_piece_paths(paths: dict, ax=None):
+    """The statistic of every piece of the true best arm over the threshold, along the
+    trajectory of :func:`piece_paths` (a piece is eliminated at its first crossing of 1), with
+    the LLR and selective stopping times."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 4))
+    t, glr, beta = paths["t"], paths["glr"], paths["beta"]
+    i = paths["true_best"]
+    ratio = glr[:, i, :] / beta[:, None]
+    K = ratio.shape[1]
+    stops = stopping_orders(paths)["stops"]
+    for j in range(K):
+        if j == i:
+            continue
+        ax.plot(t, ratio[:, j], lw=0.8, alpha=0.6)
+        cross = np.flatnonzero(ratio[:, j] > 1.0)
+        if cross.size:
+            ax.plot(t[cross[0]], 1.0, "o", ms=3, color="k")
+    ax.axhline(1.0, color="k", lw=1.2, label=r"threshold $\beta_{t,\delta}$")
+    for name, ls in (("llr", "--"), ("selective", ":")):
+        if stops[name] is not None:
+            ax.axvline(stops[name], color="C3" if name == "llr" else "C2", ls=ls,
+                       label=f"{name} stops")
+    last = max(v for v in stops.values() if v is not None) if any(
+        v is not None for v in stops.values()) else t[-1]
+    ax.set_xlim(t[0], min(t[-1], 1.5 * last))
+    ax.set_yscale("log")
+    ax.set_ylim(1e-2, None)
+    ax.set_xlabel("samples t")
+    ax.set_ylabel(r"piece statistic / $\beta_{t,\delta}$")
+    ax.legend(loc="lower right")
+    return ax
 
 
 def alpha_table(delta: float = DELTA, ts=(10**3, 10**4, 10**5, 10**6)) -> pd.DataFrame:
