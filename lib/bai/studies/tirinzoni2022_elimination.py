@@ -48,12 +48,12 @@ BETA = TimeThreshold()
 PROFILES = {
     "ci": {
         "seed": 2022, "n_jobs": 1, "K": 20, "d": 8, "m": 2, "delta": 0.1, "n_runs": 3,
-        "n_draws": 2, "draw_runs": 2, "cap": 200_000, "fig1_K": 20, "fig1_runs": 3,
+        "n_draws": 2, "draw_runs": 2, "tasks": 1, "cap": 200_000, "fig1_K": 20, "fig1_runs": 3,
         "fig1_deltas": [1e-1, 1e-3], "demo_steps": 3000, "demo_seeds": 3,
     },
     "paper": {
         "seed": 2022, "n_jobs": 2, "K": _S["K"], "d": _S["d_table1"], "m": M, "delta": DELTA,
-        "n_runs": _S["n_runs"], "n_draws": 5, "draw_runs": 20, "cap": _A["cap"],
+        "n_runs": _S["n_runs"], "n_draws": 5, "draw_runs": 20, "tasks": 10, "cap": _A["cap"],
         "fig1_K": _S["K"], "fig1_runs": _S["n_runs"], "fig1_deltas": list(_A["fig1_deltas"]),
         "demo_steps": 10_000, "demo_seeds": 8,
     },
@@ -313,6 +313,8 @@ def _native_task(rng, *, query: str, alg: str, draw: int, n_runs: int, seed: int
     env = table1_instance(query, draw, seed, K=K, d=d)
     fn = {"XY-Adaptive": td22_native.xy_adaptive_td22_runs,
           "RAGE": td22_native.rage_td22_runs}[alg]
+    fn(env, 1, np.random.default_rng(0), delta=delta, max_samples=cap)    # warm-up (the
+    # code's discarded first run): the compiled kernels' first call compiles or loads them
     res = fn(env, n_runs, rng, delta=delta, max_samples=cap)
     return {"samples": res.stopping_time.tolist(), "correct": res.correct.tolist(),
             "stopped": res.stopped.tolist(), "cpu": res.info["cpu_seconds"].tolist()}
@@ -335,11 +337,231 @@ def _native_runs(P) -> int:
     return 1
 
 
+
+
+# ---------------------------------------------------------------------------------------------
+# Table 1: the rules of the paper on the three queries (the engine of issue 28)
+# ---------------------------------------------------------------------------------------------
+
+#: The rows of Table 1: query -> {name as printed: (library rule, runs with elimination at
+#: sampling)}. MisLid is the LinGame object applied to top-m (spec P13); m-LinGapE and the OSI
+#: form of LinGapE are the LinGapE rule on those queries.
+RULES = {
+    "bai": {"LinGapE": ("lingape", True), "LinGame": ("lingame", True), "FWS": ("fws", True),
+            "Lazy TaS": ("lazy_tas", True), "Oracle": ("oracle", False)},
+    "topm": {"m-LinGapE": ("lingape", True), "MisLid": ("lingame", True), "FWS": ("fws", True),
+             "Lazy TaS": ("lazy_tas", True), "Oracle": ("oracle", False),
+             "LinGIFA": ("lingifa", False)},
+    "osi": {"LinGapE": ("lingape", True), "LinGame": ("lingame", True), "FWS": ("fws", True),
+            "Lazy TaS": ("lazy_tas", True), "Oracle": ("oracle", False)},
+}
+#: The native baselines of Table 1 (best arm; their own stopping rules).
+NATIVE = ("XY-Adaptive", "RAGE")
+#: "most baselines halve the set of active arms in the first 3000 steps" (Sec. 4)
+HALVING_STEPS = _S["halving_steps"]
+
+
+def _rule_runs(rule: str):
+    """The batch function of a library rule (``<rule>_runs(env, n_runs, rng, **kw)``)."""
+    from ..algorithms import fws, glr_baselines, lazy_tas, lingame
+
+    table = {"lingape": glr_baselines.lingape_glr_runs, "lingame": lingame.lingame_runs,
+             "fws": fws.fws_runs, "lazy_tas": lazy_tas.lazy_tas_runs,
+             "oracle": glr_baselines.oracle_tracking_runs,
+             "lingifa": getattr(glr_baselines, "lingifa_runs", None)}
+    fn = table[rule]
+    if fn is None:
+        raise NotImplementedError(f"the engine provides no {rule!r} yet (issue 28)")
+    return fn
+
+
+def _rule_options(rule: str) -> dict:
+    # the code's LinGame / MisLid: one learner, no optimism (spec Sec. 2.3)
+    return {"optimism": False} if rule == "lingame" else {}
+
+
+def engine_runs(env, query, rule: str, mode: str, n_runs: int, rng, *, deltas, cap: int):
+    """``n_runs`` runs of a library rule on ``query`` under the code's threshold: ``mode``
+    ``"stop"`` (LLR, selective and full elimination at stopping read off one trajectory) or
+    ``"ess"`` (selective elimination at stopping and sampling, one trajectory per delta).
+
+    Returns ``{"samples": (runs, rules, deltas), "correct": ..., "rules": names, "cpu": (runs,),
+    "info": the batch's info}``."""
+    import time
+
+    fn = _rule_runs(rule)
+    kw = dict(query=query, deltas=list(deltas), threshold="log_t_plus_1",
+              max_samples=cap, **_rule_options(rule))
+    if mode == "stop":
+        kw["stopping"] = ["llr", "selective", "full"]
+    elif mode == "ess":
+        kw.update(stopping=["selective"], sampling_elimination="selective")
+    elif mode == "ess-full":
+        kw.update(stopping=["full"], sampling_elimination="full")
+    else:
+        raise ValueError(f"mode must be 'stop', 'ess' or 'ess-full', got {mode!r}")
+    t0 = time.process_time()
+    res = fn(env, n_runs, rng, **kw)
+    cpu = time.process_time() - t0
+    info = res.info
+    st = np.asarray(info["stopping_times"])          # (runs, stoppings, thresholds, deltas)
+    co = np.asarray(info["corrects"])
+    return {"samples": st[:, :, 0, :], "correct": co[:, :, 0, :],
+            "rules": list(kw["stopping"]), "cpu": info.get("cpu_seconds",
+                                                           np.full(n_runs, cpu / n_runs)),
+            "info": info}
+
+
+def _slug(alg: str) -> str:
+    return alg.lower().replace(" ", "_").replace("-", "")
+
+
+def table1_task(rng, *, query: str, alg: str, draw: int, mode: str, batch: int, seed: int,
+                K: int, d: int, m: int, delta: float, cap: int) -> dict:
+    """``batch`` runs of one row of Table 1 on draw ``draw``: ``mode="stop"`` gives the LLR,
+    selective (ES) and full stopping times of one trajectory per run, ``"ess"`` the stopping
+    time with selective elimination at stopping and sampling. Lists, one entry per run."""
+    env = table1_instance(query, draw, seed, K=K, d=d)
+    rule = RULES[query][alg][0]
+    r = engine_runs(env, query_of(query, m), rule, mode, batch, rng, deltas=[delta], cap=cap)
+    out = {"cpu": np.asarray(r["cpu"], dtype=float).tolist()}
+    for s, name in enumerate(r["rules"]):
+        col = {"llr": "llr", "selective": "es" if mode == "stop" else "ess", "full": "full"}[name]
+        out[f"samples_{col}"] = np.asarray(r["samples"][:, s, 0]).astype(int).tolist()
+        out[f"correct_{col}"] = np.asarray(r["correct"][:, s, 0]).astype(bool).tolist()
+    work = r["info"].get("minimisations")
+    if work is not None:
+        out["work"] = np.asarray(work).tolist()
+    return out
+
+
+def _table1_configs(P) -> list[dict]:
+    check_params(P, ("n_draws", "n_runs", "draw_runs", "tasks"))
+    out = []
+    for q, rules in RULES.items():
+        for alg, (_, ess) in rules.items():
+            for mode in ("stop", "ess") if ess else ("stop",):
+                for draw in range(P["n_draws"]):
+                    n = P["n_runs"] if draw == 0 else P["draw_runs"]
+                    out.append({"query": q, "alg": alg, "mode": mode, "draw": draw,
+                                "batch": max(1, -(-n // P["tasks"]))})
+    return out
+
+
+def _table1_fixed(P) -> dict:
+    check_params(P, ("seed", "K", "d", "m", "delta", "cap"))
+    return {k: P[k] for k in ("seed", "K", "d", "m", "delta", "cap")}
+
+
+def _explode(df: pd.DataFrame, keys, prefix: str = "samples_") -> pd.DataFrame:
+    """One row per (configuration, run, column) from the tasks' lists."""
+    rows = []
+    for rec in df.to_dict("records"):
+        cols = [c[len(prefix):] for c in rec if c.startswith(prefix) and
+                isinstance(rec[c], list)]
+        for col in cols:
+            for r, n in enumerate(rec[prefix + col]):
+                rows.append({**{k: rec[k] for k in keys}, "task": rec["run"], "run": r,
+                             "column": col, "samples": int(n),
+                             "correct": bool(rec[f"correct_{col}"][r]),
+                             "cpu": float(rec["cpu"][r]) if "cpu" in rec else np.nan})
+    return pd.DataFrame(rows)
+
+
+def runs_long(runs: pd.DataFrame, native: pd.DataFrame) -> pd.DataFrame:
+    """Every run of Table 1's grids, one row per (query, algorithm, draw, column, run)."""
+    a = _explode(runs, ("query", "alg", "mode", "draw"))
+    nat = native.rename(columns={"samples": "samples_native", "correct": "correct_native"})
+    b = _explode(nat, ("query", "alg", "draw"))
+    b["mode"] = "native"
+    return pd.concat([a, b], ignore_index=True)
+
+
+def total_steps(runs: pd.DataFrame, native: pd.DataFrame) -> float:
+    """Samples simulated for Table 1: the longest stopping time of each trajectory."""
+    L = runs_long(runs, native)
+    L = L[L["column"] != "full"]
+    L = L[~((L["mode"] == "stop") & (L["column"] == "es"))]
+    return float(L["samples"].sum())
+
+
+def table1_frame(runs: pd.DataFrame, native: pd.DataFrame, P) -> pd.DataFrame:
+    """One row per printed entry of Table 1: ours on the Table 1 draw (mean, sd, runs, SE, in
+    thousands of samples), the means of the other draws, the across-instance sd of the
+    construction's mean (the spread of the draws' means less their run-to-run part), the
+    printed mean and sd, the SE of the difference (ours, the paper's sd/sqrt(100), the
+    across-instance sd), and the draw closest to the printed mean."""
+    L = runs_long(runs, native)
+    out = []
+    for (q, alg, col), entry in paper.TABLE1.items():
+        sub = L[(L["query"] == q) & (L["alg"] == alg) & (L["column"] == col)]
+        if sub.empty:
+            continue
+        by = sub.groupby("draw")["samples"]
+        mean, sd, n = by.mean() / 1e3, by.std(ddof=1) / 1e3, by.count()
+        se = (sd / np.sqrt(n)).fillna(0.0)
+        m0, s0, n0, se0 = mean.get(0), sd.get(0), n.get(0), se.get(0)
+        others = mean.drop(0, errors="ignore")
+        if len(mean) >= 2:
+            inst_var = max(0.0, float(mean.var(ddof=1) - (se ** 2).mean()))
+        else:
+            inst_var = 0.0
+        p_mean, p_sd = entry["samples"].number, entry["sd"].number
+        se_p = p_sd / math.sqrt(_S["n_runs"])
+        close = int((mean - p_mean).abs().idxmin())
+        out.append({"query": q, "alg": alg, "col": col, "paper": p_mean, "paper sd": p_sd,
+                    "ours": m0, "sd": s0, "runs": int(n0 or 0), "se": se0,
+                    "draw means": [round(float(v), 2) for v in others],
+                    "inst sd": math.sqrt(inst_var),
+                    "se diff": math.sqrt(se0 ** 2 + se_p ** 2 + inst_var),
+                    "closest draw": close, "closest mean": float(mean[close]),
+                    "closest se": math.sqrt(float(se[close]) ** 2 + se_p ** 2),
+                    "errors": int((~sub["correct"]).sum()), "all runs": len(sub),
+                    "capped": int((sub["samples"] >= P["cap"]).sum())})
+    return pd.DataFrame(out)
+
+
+def table1_display(table: pd.DataFrame) -> pd.DataFrame:
+    """Table 1 as printed beside ours: ``paper ± sd`` and ``ours ± sd (runs)`` per column."""
+    t = table.copy()
+    t["paper"] = [f"{a:.2f} ± {b:.1f}" for a, b in zip(t["paper"], t["paper sd"])]
+    t["ours"] = [f"{a:.2f} ± {b:.1f}" for a, b in zip(t["ours"], t["sd"])]
+    t["draws"] = [" ".join(f"{v:.1f}" for v in x) for x in t["draw means"]]
+    t["column"] = [paper.COLUMNS[c] for c in t["col"]]
+    return t.set_index(["query", "alg", "column"])[["paper", "ours", "draws", "inst sd",
+                                                    "se diff"]].round(2)
+
+
+def check_entry(ledger, row) -> None:
+    """The headline and the single-draw evidence of one entry of Table 1 (the convention of
+    the chapter's section "How a printed number is judged")."""
+    entry = paper.TABLE1[(row.query, row.alg, row.col)]
+    f = dict(query=row.query, alg=_slug(row.alg), col=row.col,
+             query_name=paper.QUERIES[row.query], col_name=paper.COLUMNS[row.col],
+             algorithm=row.alg, settings={"llr_factor": 0.5})
+    ledger.check("td22.t1.{query}.{alg}.{col}", value=row.ours, se=row.se_diff,
+                 paper_value=entry["samples"], runs=row.runs, inst_sd=row.inst_sd, **f)
+    ledger.check("td22.t1.{query}.{alg}.{col}.single_draw", value=row.closest_mean,
+                 se=row.closest_se, paper_value=entry["samples"], draw=row.closest_draw, **f)
+
+
+def verdict_counts(ledger, prefix) -> pd.DataFrame:
+    """Verdicts of the ledger's rows whose id starts with ``prefix`` (a string or a tuple),
+    by role."""
+    df = ledger.to_frame()
+    df = df[df["id"].str.startswith(prefix)]
+    return df.groupby(["role", "verdict"]).size().unstack(fill_value=0)
+
+
 STUDY = Study(
     chapter="tirinzoni2022_elimination",
     paper=paper.SOURCE,
     profiles=PROFILES,
     grids={
+        "table1": Grid(table1_task, _table1_configs, runs="tasks",
+                       description="Table 1: every rule of the paper on the three queries, "
+                                   "on the Table 1 draw and the other draws",
+                       fixed=_table1_fixed),
         "native": Grid(_native_task, _native_configs, runs=_native_runs,
                        description="Table 1, BAI: XY-Adaptive and RAGE as the code runs them",
                        fixed=_native_fixed),
