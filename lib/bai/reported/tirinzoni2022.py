@@ -186,14 +186,17 @@ CLAIMS: dict = {
         "BAI: RAGE is the slowest in samples (RAGE minus the largest other BAI mean >= 0)",
         _S4, AtLeast(0.0), figure="Table 1", section="native-baselines"),
     "td22.t1.c3a.time": ClaimSpec(
-        "BAI: RAGE is the fastest in computation time per iteration (RAGE minus the smallest "
-        "other time <= 0)", _S4, AtMost(0.0), figure="Table 1", section="native-baselines"),
+        "BAI: RAGE is the fastest in computation time per iteration", _S4,
+        NotComparable("a time per iteration of code that pulls one arm at a time: our RAGE and "
+                      "XY-Adaptive draw the reward sum of each block of identical pulls at "
+                      "once, so their time per sample is a simulator's, not an "
+                      "implementation's"), figure="Table 1", section="native-baselines"),
     "td22.t1.c3b.{alg}": ClaimSpec(
-        "BAI, {alg} with elimination: run time within an order of magnitude of RAGE's "
-        "(time ratio to RAGE <= 10)", _S4, AtMost(10.0), figure="Table 1",
-        section="native-baselines", claim="td22.t1.c3b",
-        causes="the table's own ratio for FWS is 0.45 / 0.02 = 22.5: the sentence is "
-               "stronger than the table"),
+        "BAI, {algorithm} with elimination: run time within an order of magnitude of RAGE's",
+        _S4, NotComparable("the ratio of a compiled rule's time per sample to a block "
+                           "simulator's is not the paper's ratio of two implementations (the "
+                           "table's own ratio for FWS is 0.45 / 0.02 = 22.5)"),
+        figure="Table 1", section="native-baselines", claim="td22.t1.c3b"),
     "td22.t1.c3c.{alg}": ClaimSpec(
         "BAI, {alg} with elimination at stopping and sampling beats RAGE in samples 'by a "
         "factor 2 to 3' (RAGE / {alg} mean samples in [2, 3])", _S4, Band(2.0, 3.0),

@@ -553,6 +553,105 @@ def verdict_counts(ledger, prefix) -> pd.DataFrame:
     return df.groupby(["role", "verdict"]).size().unstack(fill_value=0)
 
 
+# ---------------------------------------------------------------------------------------------
+# Sample and cost claims of Sec. 4 on Table 1
+# ---------------------------------------------------------------------------------------------
+
+
+def _draw0(L: pd.DataFrame, q: str, alg: str, col: str) -> np.ndarray:
+    sub = L[(L["query"] == q) & (L["alg"] == alg) & (L["column"] == col) & (L["draw"] == 0)]
+    return sub["samples"].to_numpy(float) / 1e3
+
+
+def _mse(x: np.ndarray) -> tuple[float, float]:
+    x = np.asarray(x, dtype=float)
+    return float(x.mean()), float(x.std(ddof=1) / math.sqrt(x.size)) if x.size > 1 else 0.0
+
+
+def _diff(a, b) -> tuple[float, float]:
+    (ma, sa), (mb, sb) = _mse(a), _mse(b)
+    return ma - mb, math.hypot(sa, sb)
+
+
+def check_sampling(ledger, runs: pd.DataFrame, native: pd.DataFrame) -> None:
+    """Point (2) of Sec. 4 (ESS - ES <= 0 for every row with the third column) and the
+    abstract's "never worse" (ESS - LLR <= 0), on the Table 1 draw, in thousands of samples
+    (independent trajectories: the SE is that of a difference of two means)."""
+    L = runs_long(runs, native)
+    for q, rules in RULES.items():
+        for alg, (_, ess) in rules.items():
+            if not ess:
+                continue
+            f = dict(query=q, alg=_slug(alg), query_name=paper.QUERIES[q], algorithm=alg,
+                     settings={"llr_factor": 0.5})
+            ess_runs = _draw0(L, q, alg, "ess")
+            v, se = _diff(ess_runs, _draw0(L, q, alg, "es"))
+            ledger.check("td22.t1.c2.{query}.{alg}", value=v, se=se, **f)
+            v, se = _diff(ess_runs, _draw0(L, q, alg, "llr"))
+            ledger.check("td22.abs.never_worse.{query}.{alg}", value=v, se=se, **f)
+
+
+def check_native(ledger, runs: pd.DataFrame, native: pd.DataFrame) -> pd.DataFrame:
+    """Point (3) of Sec. 4 on the Table 1 draw: RAGE the slowest in samples (its mean minus the
+    largest other mean of best-arm identification), and the factor by which each adaptive
+    algorithm with elimination at stopping and sampling beats it (RAGE / ESS, its SE by the
+    delta method); the time claims are not comparable (our natives draw each block's reward
+    sum at once: their time per sample is a simulator's)."""
+    L = runs_long(runs, native)
+    rage = _draw0(L, "bai", "RAGE", "native")
+    means = {(alg, col): _mse(_draw0(L, "bai", alg, col))
+             for alg in [*RULES["bai"], "XY-Adaptive"]
+             for col in ("llr", "es", "ess", "native") if _draw0(L, "bai", alg, col).size}
+    (alg_max, col_max), (m_max, s_max) = max(means.items(), key=lambda kv: kv[1][0])
+    mr, sr = _mse(rage)
+    ledger.check("td22.t1.c3a.samples", value=mr - m_max, se=math.hypot(sr, s_max),
+                 largest_other=f"{alg_max} ({col_max})", settings={"llr_factor": 0.5})
+    rows = []
+    for alg, (_, ess) in RULES["bai"].items():
+        if not ess:
+            continue
+        me, se_e = means[(alg, "ess")]
+        ratio = mr / me
+        se = ratio * math.hypot(sr / mr, se_e / me)
+        pv = paper.TABLE1
+        ledger.check("td22.t1.c3c.{alg}", alg=_slug(alg), algorithm=alg, value=ratio, se=se,
+                     paper_value=Derived_ratio(pv[("bai", "RAGE", "native")]["samples"],
+                                               pv[("bai", alg, "ess")]["samples"]),
+                     settings={"llr_factor": 0.5})
+        rows.append({"algorithm": alg, "RAGE / ESS samples": ratio, "SE": se})
+    ledger.check("td22.t1.c3a.time")
+    for alg in ("LinGapE", "LinGame", "FWS", "Lazy TaS"):
+        ledger.check("td22.t1.c3b.{alg}", alg=_slug(alg), algorithm=alg)
+    return pd.DataFrame(rows).set_index("algorithm")
+
+
+def Derived_ratio(num, den):
+    """The paper's own ratio of two printed numbers (a :class:`bai.claims.Derived`)."""
+    from ..claims import Derived
+
+    return Derived("RAGE / ESS", {"RAGE": num, "ESS": den})
+
+
+def cost_frame(runs: pd.DataFrame, P) -> pd.DataFrame:
+    """Cost per sample of each row of Table 1 on the Table 1 draw: the CPU seconds of a
+    trajectory per sample (``stop`` trajectories carry the LLR, selective and full rules at
+    once; ``ess`` trajectories one rule), and, when the engine reports them, the piece
+    minimisations per sample of each stopping rule and of the sampling rule."""
+    rows = []
+    for rec in runs[runs["draw"] == 0].to_dict("records"):
+        col = "llr" if rec["mode"] == "stop" else "ess"
+        for r, (n, c) in enumerate(zip(rec[f"samples_{col}"], rec["cpu"])):
+            row = {"query": rec["query"], "alg": rec["alg"], "mode": rec["mode"],
+                   "cpu ms / sample": 1e3 * c / n}
+            if "work" in rec:
+                w = rec["work"][r]
+                for k, v in (w.items() if isinstance(w, dict) else []):
+                    row[f"minimisations / sample ({k})"] = v / n
+            rows.append(row)
+    df = pd.DataFrame(rows)
+    return df.groupby(["query", "alg", "mode"]).mean(numeric_only=True)
+
+
 STUDY = Study(
     chapter="tirinzoni2022_elimination",
     paper=paper.SOURCE,
