@@ -45,7 +45,8 @@ import numba
 import numpy as np
 
 from ..environments import GaussianLinearBandit
-from ..validation import check_delta, check_int, check_positive, check_rng
+from ..validation import (as_matrix, as_vector, check_delta, check_int, check_positive,
+                          check_rng)
 from .common import RunResult, RunsResult
 
 __all__ = ["td22_beta", "xy_adaptive_td22", "xy_adaptive_td22_runs", "rage_td22",
@@ -263,8 +264,10 @@ def rage_design_td22(X, active, max_iter: int = 5000):
     r"""The Frank--Wolfe design of TD22's RAGE (``optimal_allocation(arms, Y)``): weights over
     all arms for the differences of the ``active`` arms (a boolean mask), and :math:`\rho`, the
     largest :math:`y^\top A(w)^{-1}y` at the last iteration (module docstring)."""
-    X = np.ascontiguousarray(X, dtype=float)
-    active = np.asarray(active, dtype=bool)
+    X = np.ascontiguousarray(as_matrix(X, "X"))
+    if not isinstance(active, np.ndarray) or active.dtype != bool:
+        raise TypeError(f"active must be a boolean numpy array (a mask over the arms), got "
+                        f"{type(active).__name__}")
     if active.shape != (X.shape[0],) or active.sum() < 2:
         raise ValueError("active must be a mask over the arms with at least two True")
     return _fw_design(X, active, check_int(max_iter, "max_iter", minimum=1))
@@ -273,7 +276,9 @@ def rage_design_td22(X, active, max_iter: int = 5000):
 def rage_rounding_td22(design, num_samples: int) -> np.ndarray:
     """The code's ``rounding``: ``ceil((n - p/2) w_k)`` on the support, then one pull added to
     ``argmin n_k / w_k`` or removed from ``argmax (n_k - 1) / w_k`` until the total is ``n``."""
-    design = np.asarray(design, dtype=float)
+    design = as_vector(design, "design")
+    if np.any(design < 0) or not np.any(design > 0):
+        raise ValueError("design must be non-negative weights with a positive entry")
     num_samples = check_int(num_samples, "num_samples", minimum=1)
     sup = np.flatnonzero(design > 0)
     w = design[sup]

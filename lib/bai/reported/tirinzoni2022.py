@@ -103,6 +103,10 @@ TABLE1: dict = {
 
 def table1_entry(query: str, alg: str, col: str) -> dict:
     """The printed entry of Table 1 (``samples``, ``sd``, ``time``), with a clear error."""
+    for name, value, allowed in (("query", query, QUERIES), ("col", col, COLUMNS),
+                                 ("alg", alg, {a for _, a, _ in TABLE1})):
+        if not isinstance(value, str) or value not in allowed:
+            raise ValueError(f"{name} must be one of {sorted(allowed)}, got {value!r}")
     key = (query, alg, col)
     if key not in TABLE1:
         raise ValueError(f"Table 1 prints no entry for {key}; its entries are "

@@ -64,6 +64,8 @@ _QUERY_CODES = {"bai": 0, "topm": 0, "osi": 1}
 
 def query_of(name: str, m: int = M):
     """The :mod:`bai.queries` object of a query of Table 1 (``"bai"``, ``"topm"``, ``"osi"``)."""
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a string, got {type(name).__name__}")
     if name == "bai":
         return BestArm()
     if name == "topm":
@@ -80,6 +82,7 @@ def table1_instance(query: str, draw: int, seed: int, *, K: int = 50, d: int = 2
     if query not in paper.QUERIES:
         raise ValueError(f"query must be one of {sorted(paper.QUERIES)}, got {query!r}")
     draw = check_int(draw, "draw", minimum=0)
+    seed = check_int(seed, "seed", minimum=0)
     rng = np.random.default_rng(np.random.SeedSequence([seed, _QUERY_CODES[query], draw]))
     return td22_table1(rng, query=query, K=K, d=d)
 
@@ -87,6 +90,7 @@ def table1_instance(query: str, draw: int, seed: int, *, K: int = 50, d: int = 2
 def figure1_instance(draw: int, seed: int, *, K: int = 50):
     """Draw ``draw`` of the construction of Figure 1 (d = 10; 52 arms for K = 50)."""
     draw = check_int(draw, "draw", minimum=0)
+    seed = check_int(seed, "seed", minimum=0)
     rng = np.random.default_rng(np.random.SeedSequence([seed, 7, draw]))
     return td22_figure1(rng, K=K)
 
@@ -115,6 +119,14 @@ def instance_table(P) -> pd.DataFrame:
 # ---------------------------------------------------------------------------------------------
 
 
+def _check_env(env):
+    from ..environments import GaussianLinearBandit
+
+    if not isinstance(env, GaussianLinearBandit):
+        raise TypeError(f"env must be a GaussianLinearBandit, got {type(env).__name__}")
+    return env
+
+
 def piece_paths(env, steps: int, seed: int, *, delta: float = DELTA) -> dict:
     r"""One trajectory of best-arm identification on ``env`` and the GLR of every ordered pair
     :math:`(i,j)` (the half-space "i beats j") at every step.
@@ -126,6 +138,7 @@ def piece_paths(env, steps: int, seed: int, *, delta: float = DELTA) -> dict:
     :math:`\max(\hat\theta^\top(\phi_i-\phi_j),0)^2/(2\|\phi_i-\phi_j\|^2_{V^{-1}})`), ``beta``
     (:data:`BETA` at each step), and ``true_best``.
     """
+    env = _check_env(env)
     steps = check_int(steps, "steps", minimum=1)
     delta = check_delta(delta)
     X, K, d = env.X, env.K, env.d
@@ -215,6 +228,8 @@ def stopping_orders(paths: dict) -> dict:
 def demo_runs(env, steps: int, seeds, *, delta: float = DELTA) -> pd.DataFrame:
     """:func:`stopping_orders` on the trajectories of ``seeds``: one row per seed, the five
     stopping times and the minimisations of LLR, selective and full elimination."""
+    env = _check_env(env)
+    steps = check_int(steps, "steps", minimum=1)
     rows = []
     for seed in seeds:
         o = stopping_orders(piece_paths(env, steps, int(seed), delta=delta))
@@ -302,6 +317,7 @@ def alpha_table(delta: float = DELTA, ts=(10**3, 10**4, 10**5, 10**6)) -> pd.Dat
     :math:`c_2=2`: we show both), and
     :math:`\alpha=(\sqrt{\beta_{t,\delta}+(4c_2-c_1)\log t}+4\sqrt{(c_2/c_1)\beta_{t,1/t^2}})^2`."""
     delta = check_delta(delta)
+    ts = [check_int(t, "ts", minimum=2) for t in ts]
     rows = []
     for t in ts:
         b = BETA(t, delta)
