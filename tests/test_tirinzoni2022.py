@@ -161,24 +161,22 @@ def test_table1_holds_the_46_printed_entries_with_locators():
         paper.table1_entry("bai", "RAGE", "llr")
 
 
-def _fake_runs(mean_by_draw, n, seed=0):
-    rng = np.random.default_rng(seed)
-    recs = []
-    for draw, m in mean_by_draw.items():
-        s = rng.normal(m * 1e3, 5e3, size=n).round().astype(int).tolist()
-        recs.append({"query": "bai", "alg": "RAGE", "draw": draw, "run": 0,
-                     "samples": s, "correct": [True] * n, "cpu": [0.0] * n})
-    return pd.DataFrame(recs)
-
-
 def test_the_convention_adds_the_across_instance_spread():
-    native = _fake_runs({0: 100.0, 1: 110.0, 2: 90.0, 3: 120.0}, 200)
+    rng = np.random.default_rng(0)
+    n = 200
+    native = pd.DataFrame([{"query": "bai", "alg": "RAGE", "draw": 0, "run": 0,
+                            "samples": rng.normal(100e3, 5e3, n).round().astype(int).tolist(),
+                            "correct": [True] * n, "cpu": [0.0] * n}])
+    ts = [1000.0, 1100.0, 900.0, 1200.0]
+    instances = pd.DataFrame([{"draw": k, "query": "bai", "T*": v,
+                               "T* log(1/delta) (x 1e3)": v} for k, v in enumerate(ts)])
     runs = pd.DataFrame(columns=["query", "alg", "mode", "draw", "run"])
-    t = study.table1_frame(runs, native, {"cap": 10**6})
+    t = study.table1_frame(runs, native, instances, {"cap": 10**6})
     row = t.set_index(["alg", "col"]).loc[("RAGE", "native")]
-    means = np.array([row["ours"], *row["draw means"]])
-    assert row["inst sd"] == pytest.approx(means.std(ddof=1), rel=0.05)
+    assert row["inst sd"] == pytest.approx(row["ours"] * np.std(ts, ddof=1) / np.mean(ts))
     se_p = 30.7 / 10
     assert row["se diff"] == pytest.approx(
         math.sqrt(row["se"] ** 2 + se_p ** 2 + row["inst sd"] ** 2))
-    assert row["closest draw"] in (0, 1)       # 106.87 lies between the draws at 100 and 110
+    # the prediction of draw 1 (ours x 1.1) is the closest to the printed 106.87
+    assert row["closest draw"] == 1
+    assert row["closest mean"] == pytest.approx(row["ours"] * 1.1)

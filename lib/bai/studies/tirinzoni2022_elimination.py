@@ -422,9 +422,22 @@ def _rule_runs(rule: str):
     return fn
 
 
+def lingape_width(t, delta):
+    r"""The width of the code's LinGapE, :math:`c_t^2/2=\log(1/\delta)+2\log(t+1)` (its own,
+    not the stopping threshold; spec Sec. 2.3)."""
+    return math.log(1.0 / delta) + 2.0 * math.log(t + 1.0)
+
+
 def _rule_options(rule: str) -> dict:
-    # the code's LinGame / MisLid: one learner, no optimism (spec Sec. 2.3)
-    return {"optimism": False} if rule == "lingame" else {}
+    """The options that make a library rule the code's (spec Sec. 2.3): LinGame / MisLid with
+    one learner and no optimism; LinGapE's own width."""
+    if rule == "lingame":
+        return {"optimism": False, "shared_learner": True}
+    if rule == "lingape":
+        from ..algorithms.stopping import Threshold
+
+        return {"width_threshold": Threshold(lingape_width, name="LinGapE (code)")}
+    return {}
 
 
 def engine_runs(env, query, rule: str, mode: str, n_runs: int, rng, *, deltas, cap: int):
@@ -759,33 +772,143 @@ def arm_elimination_times(halfspace_times, K: int) -> np.ndarray:
     return np.where(first == np.iinfo(np.int64).max, -1, first)
 
 
+_RECORDERS: dict = {}
+
+
+def _recorder(rule: str):
+    """The library rule ``rule`` (best arm) wrapped so that each run also records when each arm
+    leaves the code's compact active set, for selective and full elimination at one delta: the
+    engine does not report elimination times (requested from issue 28), so a compiled
+    ``update`` reads its elimination levels after every pull (``esel``/``efull`` of the first
+    threshold; half-space ``h = i K + j`` is "arm i beats arm j", so arm ``j`` leaves at the
+    first elimination of any ``(i, j)``). Returns ``None`` when the engine's state does not
+    have these fields."""
+    if rule in _RECORDERS:
+        return _RECORDERS[rule]
+    try:
+        import numba
+
+        from ..algorithms import engine as E
+        from ..algorithms import fws, glr_baselines, lazy_tas, lingame
+
+        lib = {"lingape": glr_baselines.LINGAPE, "lingame": lingame.RULE, "fws": fws.RULE,
+               "lazy_tas": lazy_tas.RULE, "oracle": glr_baselines.ORACLE}[rule]
+        inner_choose = lib.choose_arm
+        inner_update = lib.update
+
+        @numba.njit
+        def choose(eng, rs, rng):
+            return inner_choose(eng, rs[0], rng)
+
+        @numba.njit
+        def record(eng, rec, meta):
+            lvl, M, t = meta[0], meta[1], eng.t
+            for p in range(eng.n_pieces):
+                h = eng.ph[p]
+                j = h % M
+                if rec[0, j] < 0 and eng.esel[0, h] > lvl:
+                    rec[0, j] = t
+            if meta[2]:
+                for h in range(M * M):
+                    j = h % M
+                    if rec[1, j] < 0 and h // M != j and eng.efull[0, h] > lvl:
+                        rec[1, j] = t
+
+        if inner_update is None:
+            @numba.njit
+            def update(eng, rs, arm, reward):
+                record(eng, rs[1], rs[2])
+        else:
+            @numba.njit
+            def update(eng, rs, arm, reward):
+                inner_update(eng, rs[0], arm, reward)
+                record(eng, rs[1], rs[2])
+
+        def init(env, state, _lvl=0, _full=1, **options):
+            inner = lib.init(env, state, **options) if lib.init is not None else ()
+            return (inner, np.full((2, env.K), -1, dtype=np.int64),
+                    np.array([_lvl, env.K, _full], dtype=np.int64))
+
+        out = E.CompiledRule(f"{lib.name} (elimination times)", choose, init, update=update,
+                             paper=lib.paper, uses_pieces=lib.uses_pieces,
+                             needs_width=lib.needs_width,
+                             info=lambda rs: {"elim_sel": rs[1][0].copy(),
+                                              "elim_full": rs[1][1].copy()})
+    except Exception:                                 # an engine without these internals
+        out = None
+    _RECORDERS[rule] = out
+    return out
+
+
+def recorded_runs(env, rule: str, n_runs: int, rng, *, deltas, delta: float, cap: int,
+                  stopping=("llr", "selective", "full"), sampling_elimination=None):
+    """``n_runs`` runs of a library rule on the best-arm query with the arms' elimination times
+    at ``delta`` (:func:`_recorder`), each from the generator the library's batch functions
+    would give it: ``{"samples": (runs, stoppings, deltas), "elim_sel", "elim_full": (runs, K),
+    "cpu"}``, or ``None`` when the engine cannot record them."""
+    from ..algorithms import engine as E
+    from ..algorithms.glr import run_generator
+
+    wrapped = _recorder(rule)
+    if wrapped is None:
+        return None
+    order = sorted(deltas, reverse=True)             # the engine's levels: beta increasing
+    lvl = order.index(float(delta))
+    base = int(rng.integers(2**63))
+    out = {"samples": [], "elim_sel": [], "elim_full": [], "cpu": []}
+    for r in range(n_runs):
+        res = E.simulate(wrapped, env, run_generator(base, r), query=BestArm(),
+                         deltas=list(deltas), threshold="log_t_plus_1",
+                         stopping=list(stopping), sampling_elimination=sampling_elimination,
+                         max_samples=cap, _lvl=lvl, _full=int("full" in stopping),
+                         **_rule_options(rule))
+        out["samples"].append(np.asarray(res.stopping_times)[:, 0, :])
+        out["elim_sel"].append(res.info["elim_sel"])
+        out["elim_full"].append(res.info["elim_full"])
+        out["cpu"].append(res.info.get("wall_time", np.nan))
+    return {k: np.asarray(v) for k, v in out.items()}
+
+
 def figure1_task(rng, *, alg: str, mode: str, batch: int, seed: int, K: int, deltas,
                  delta: float, cap: int) -> dict:
     """``batch`` runs of one baseline of Figure 1 on the d = 10 construction: ``mode="stop"``
     gives the LLR, selective and full stopping times at every delta of ``deltas`` (one
     trajectory; LinGapE, whose width depends on delta, one per delta) and the arms' elimination
     times at ``delta``; ``"ess"`` / ``"ess-full"`` (LinGame) elimination at stopping and
-    sampling at ``delta``."""
+    sampling at ``delta``. Elimination times come from :func:`recorded_runs` (the engine does
+    not report them); without them the stopping times come from the library's batch functions."""
     env = figure1_instance(0, seed, K=K)
     rule = RULES["bai"][alg][0]
     deltas = sorted(set(float(x) for x in deltas) | {float(delta)}, reverse=True)
-    if mode == "stop" and rule == "lingape":
-        parts = [engine_runs(env, BestArm(), rule, "stop", batch, rng, deltas=[dl], cap=cap)
-                 for dl in deltas]
-        samples = np.concatenate([p["samples"] for p in parts], axis=2)
-        elim = parts[deltas.index(float(delta))]["elim"]
-        cpu = np.sum([p["cpu"] for p in parts], axis=0)
+    if mode == "stop":
+        stopping, samp, per = ["llr", "selective", "full"], None, rule == "lingape"
+        groups = [[dl] for dl in deltas] if per else [deltas]
     else:
-        dl = deltas if mode == "stop" else [float(delta)]
-        r = engine_runs(env, BestArm(), rule, mode, batch, rng, deltas=dl, cap=cap)
-        samples, elim, cpu = r["samples"], r["elim"], r["cpu"]
-        deltas = dl
-    out = {"deltas": deltas, "cpu": np.asarray(cpu, dtype=float).tolist()}
+        stopping = ["selective"] if mode == "ess" else ["full"]
+        samp = "selective" if mode == "ess" else "full"
+        groups = [[float(delta)]]
+    samples, elim = [], {}
+    for g in groups:
+        r = recorded_runs(env, rule, batch, rng, deltas=g, delta=float(delta) if float(delta)
+                          in g else g[0], cap=cap, stopping=stopping, sampling_elimination=samp)
+        if r is None:                                 # no elimination times: stopping only
+            e = engine_runs(env, BestArm(), rule, mode if mode != "ess-full" else "ess-full",
+                            batch, rng, deltas=g, cap=cap)
+            samples.append(e["samples"])
+            continue
+        samples.append(r["samples"])
+        if float(delta) in g:
+            elim = {"sel": r["elim_sel"], "full": r["elim_full"]}
+    samples = np.concatenate(samples, axis=2)
+    out = {"deltas": deltas if mode == "stop" else [float(delta)]}
     names = ["llr", "sel", "full"] if mode == "stop" else [mode]
-    for s, name in enumerate(names):
-        out[name] = samples[:, s, :].astype(int).tolist()
-        if elim is not None and name != "llr":
-            out[f"elim_{name}"] = arm_elimination_times(elim[:, s], env.K).tolist()
+    for k, name in enumerate(names):
+        out[name] = samples[:, k, :].astype(int).tolist()
+    if elim:
+        if mode == "stop":
+            out["elim_sel"], out["elim_full"] = elim["sel"].tolist(), elim["full"].tolist()
+        else:
+            out[f"elim_{mode}"] = elim["sel" if mode == "ess" else "full"].tolist()
     return out
 
 
