@@ -1302,6 +1302,12 @@ CONTRACTS.update({
     "bai.reported.tirinzoni2022.table1_entry": C(
         _m(query="bai", alg="RAGE", col="native"),
         {"query": "choice", "alg": "choice", "col": "choice"}),
+    "bai.studies.tirinzoni2022_elimination.table1_task": C(
+        _task("tirinzoni2022_elimination", "table1"),
+        {"rng": "rng", "draw": "count0", "query": "choice"}),
+    "bai.studies.tirinzoni2022_elimination.figure1_task": C(
+        _task("tirinzoni2022_elimination", "figure1", alg="Oracle"),
+        {"rng": "rng", "K": "count"}),
     "bai.studies.tirinzoni2022_elimination.alpha_table": C(
         _m(delta=0.1, ts=[100]), {"delta": "delta", "ts": [[1], [0.5], ["a"]]}),
 })
@@ -1313,6 +1319,23 @@ EXEMPT.update({
     "bai.studies.tirinzoni2022_elimination.stopping_orders": _PRESENT,
     "bai.studies.tirinzoni2022_elimination.demo_order": _PRESENT,
     "bai.studies.tirinzoni2022_elimination.plot_piece_paths": _PRESENT,
+    **{f"bai.studies.tirinzoni2022_elimination.{n}": _PRESENT for n in (
+        "half_factor_demo", "runs_long", "total_steps", "instance_spread", "table1_frame",
+        "draw_check", "table1_display", "check_table1", "verdict_counts", "cost_frame",
+        "check_costs", "check_sampling", "check_native", "plot_draws", "active_curves",
+        "plot_active", "check_figure1_left", "plot_full_vs_selective", "check_figure1_middle",
+        "ratio_frame", "plot_ratios", "check_figure1_right", "check_theorem24",
+        "arm_elimination_times")},
+    "bai.studies.tirinzoni2022_elimination.lingape_width": _KERNEL.format(
+        "the LinGapE rule's width threshold (a bai.algorithms.stopping.Threshold, which checks "
+        "it on a grid)"),
+    "bai.studies.tirinzoni2022_elimination.engine_runs": (
+        "adapter of the chapter's tasks to the library's batch functions, which check every "
+        "argument (env, query, deltas, max_samples) before any work; mode is refused by name"),
+    "bai.studies.tirinzoni2022_elimination.recorded_runs": (
+        "adapter of the chapter's Figure 1 tasks to bai.algorithms.engine.simulate, which "
+        "checks every argument before any work"),
+    "bai.studies.tirinzoni2022_elimination.profile_scale": _PRESENT,
 })
 
 IN_PROGRESS_MODULES: set[str] = set()

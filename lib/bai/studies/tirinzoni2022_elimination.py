@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 
+import numba
 import numpy as np
 import pandas as pd
 
@@ -30,9 +31,17 @@ from ..reported import tirinzoni2022 as paper
 from ..validation import check_delta, check_int
 from . import Grid, Study, check_params
 
-__all__ = ["DELTA", "M", "BETA", "PROFILES", "STUDY", "query_of", "table1_instance",
-           "figure1_instance", "instance_table", "piece_counts", "piece_paths",
-           "stopping_orders", "demo_runs", "demo_order", "plot_piece_paths", "alpha_table"]
+__all__ = ["DELTA", "M", "BETA", "PROFILES", "STUDY", "RULES", "NATIVE", "FIG1_RULES",
+           "HALVING_STEPS", "query_of", "table1_instance", "figure1_instance", "instance_table",
+           "piece_counts", "piece_paths", "stopping_orders", "demo_runs", "demo_order",
+           "plot_piece_paths", "half_factor_demo", "alpha_table", "lingape_width",
+           "engine_runs", "recorded_runs", "arm_elimination_times", "table1_task",
+           "figure1_task", "runs_long", "total_steps", "profile_scale", "instance_spread",
+           "table1_frame", "draw_check", "table1_display", "check_table1", "verdict_counts",
+           "cost_frame", "check_costs", "check_sampling", "check_native", "plot_draws",
+           "active_curves", "plot_active", "check_figure1_left", "plot_full_vs_selective",
+           "check_figure1_middle", "ratio_frame", "plot_ratios", "check_figure1_right",
+           "check_theorem24"]
 
 _S = paper.SETTINGS
 _A = _S["assumed"]
@@ -721,7 +730,7 @@ def check_native(ledger, runs: pd.DataFrame, native: pd.DataFrame) -> pd.DataFra
         se = ratio * math.hypot(sr / mr, se_e / me)
         pv = paper.TABLE1
         ledger.check("td22.t1.c3c.{alg}", alg=_slug(alg), algorithm=alg, value=ratio, se=se,
-                     paper_value=Derived_ratio(pv[("bai", "RAGE", "native")]["samples"],
+                     paper_value=_derived_ratio(pv[("bai", "RAGE", "native")]["samples"],
                                                pv[("bai", alg, "ess")]["samples"]),
                      settings={"llr_factor": 0.5})
         rows.append({"algorithm": alg, "RAGE / ESS samples": ratio, "SE": se})
@@ -731,7 +740,7 @@ def check_native(ledger, runs: pd.DataFrame, native: pd.DataFrame) -> pd.DataFra
     return pd.DataFrame(rows).set_index("algorithm")
 
 
-def Derived_ratio(num, den):
+def _derived_ratio(num, den):
     """The paper's own ratio of two printed numbers (a :class:`bai.claims.Derived`)."""
     from ..claims import Derived
 
@@ -772,6 +781,72 @@ def arm_elimination_times(halfspace_times, K: int) -> np.ndarray:
     return np.where(first == np.iinfo(np.int64).max, -1, first)
 
 
+def _library_rules() -> dict:
+    """The library's compiled best-arm rules of Figure 1 (``None`` for any the engine lacks)."""
+    from ..algorithms import fws, glr_baselines, lazy_tas, lingame
+
+    return {"lingape": getattr(glr_baselines, "LINGAPE", None),
+            "lingame": getattr(lingame, "RULE", None), "fws": getattr(fws, "RULE", None),
+            "lazy_tas": getattr(lazy_tas, "RULE", None),
+            "oracle": getattr(glr_baselines, "ORACLE", None)}
+
+
+_LIB = _library_rules()
+_NOOP = numba.njit(cache=True)(lambda eng, rs, rng: 0)
+_C_LINGAPE = _LIB["lingape"].choose_arm if _LIB["lingape"] is not None else _NOOP
+_C_LINGAME = _LIB["lingame"].choose_arm if _LIB["lingame"] is not None else _NOOP
+_C_FWS = _LIB["fws"].choose_arm if _LIB["fws"] is not None else _NOOP
+_C_LAZY = _LIB["lazy_tas"].choose_arm if _LIB["lazy_tas"] is not None else _NOOP
+_C_ORACLE = _LIB["oracle"].choose_arm if _LIB["oracle"] is not None else _NOOP
+
+
+@numba.njit(cache=True)
+def _choose_lingape(eng, rs, rng):
+    return _C_LINGAPE(eng, rs[0], rng)
+
+
+@numba.njit(cache=True)
+def _choose_lingame(eng, rs, rng):
+    return _C_LINGAME(eng, rs[0], rng)
+
+
+@numba.njit(cache=True)
+def _choose_fws(eng, rs, rng):
+    return _C_FWS(eng, rs[0], rng)
+
+
+@numba.njit(cache=True)
+def _choose_lazy(eng, rs, rng):
+    return _C_LAZY(eng, rs[0], rng)
+
+
+@numba.njit(cache=True)
+def _choose_oracle(eng, rs, rng):
+    return _C_ORACLE(eng, rs[0], rng)
+
+
+_CHOOSE = {"lingape": _choose_lingape, "lingame": _choose_lingame, "fws": _choose_fws,
+           "lazy_tas": _choose_lazy, "oracle": _choose_oracle}
+
+
+@numba.njit(cache=True)
+def _record_update(eng, rs, arm, reward):
+    """After every pull: the first step at which each arm leaves the code's compact active
+    set, for selective (row 0) and full (row 1) elimination at the delta of level ``lvl``."""
+    rec, meta = rs[1], rs[2]
+    lvl, M, t = meta[0], meta[1], eng.t
+    for p in range(eng.n_pieces):
+        h = eng.ph[p]
+        j = h % M
+        if rec[0, j] < 0 and eng.esel[0, h] > lvl:
+            rec[0, j] = t
+    if meta[2]:
+        for h in range(M * M):
+            j = h % M
+            if rec[1, j] < 0 and h // M != j and eng.efull[0, h] > lvl:
+                rec[1, j] = t
+
+
 _RECORDERS: dict = {}
 
 
@@ -779,63 +854,27 @@ def _recorder(rule: str):
     """The library rule ``rule`` (best arm) wrapped so that each run also records when each arm
     leaves the code's compact active set, for selective and full elimination at one delta: the
     engine does not report elimination times (requested from issue 28), so a compiled
-    ``update`` reads its elimination levels after every pull (``esel``/``efull`` of the first
-    threshold; half-space ``h = i K + j`` is "arm i beats arm j", so arm ``j`` leaves at the
-    first elimination of any ``(i, j)``). Returns ``None`` when the engine's state does not
-    have these fields."""
+    ``update`` (:func:`_record_update`) reads its elimination levels after every pull
+    (``esel``/``efull`` of the first threshold; half-space ``h = i K + j`` is "arm i beats arm
+    j", so arm ``j`` leaves at the first elimination of any ``(i, j)``). ``None`` when the
+    engine lacks the rule or these fields."""
     if rule in _RECORDERS:
         return _RECORDERS[rule]
-    try:
-        import numba
-
+    lib = _LIB.get(rule)
+    out = None
+    if lib is not None and lib.update is None:
         from ..algorithms import engine as E
-        from ..algorithms import fws, glr_baselines, lazy_tas, lingame
-
-        lib = {"lingape": glr_baselines.LINGAPE, "lingame": lingame.RULE, "fws": fws.RULE,
-               "lazy_tas": lazy_tas.RULE, "oracle": glr_baselines.ORACLE}[rule]
-        inner_choose = lib.choose_arm
-        inner_update = lib.update
-
-        @numba.njit
-        def choose(eng, rs, rng):
-            return inner_choose(eng, rs[0], rng)
-
-        @numba.njit
-        def record(eng, rec, meta):
-            lvl, M, t = meta[0], meta[1], eng.t
-            for p in range(eng.n_pieces):
-                h = eng.ph[p]
-                j = h % M
-                if rec[0, j] < 0 and eng.esel[0, h] > lvl:
-                    rec[0, j] = t
-            if meta[2]:
-                for h in range(M * M):
-                    j = h % M
-                    if rec[1, j] < 0 and h // M != j and eng.efull[0, h] > lvl:
-                        rec[1, j] = t
-
-        if inner_update is None:
-            @numba.njit
-            def update(eng, rs, arm, reward):
-                record(eng, rs[1], rs[2])
-        else:
-            @numba.njit
-            def update(eng, rs, arm, reward):
-                inner_update(eng, rs[0], arm, reward)
-                record(eng, rs[1], rs[2])
 
         def init(env, state, _lvl=0, _full=1, **options):
             inner = lib.init(env, state, **options) if lib.init is not None else ()
             return (inner, np.full((2, env.K), -1, dtype=np.int64),
                     np.array([_lvl, env.K, _full], dtype=np.int64))
 
-        out = E.CompiledRule(f"{lib.name} (elimination times)", choose, init, update=update,
-                             paper=lib.paper, uses_pieces=lib.uses_pieces,
-                             needs_width=lib.needs_width,
+        out = E.CompiledRule(f"{lib.name} (elimination times)", _CHOOSE[rule], init,
+                             update=_record_update, paper=lib.paper,
+                             uses_pieces=lib.uses_pieces, needs_width=lib.needs_width,
                              info=lambda rs: {"elim_sel": rs[1][0].copy(),
                                               "elim_full": rs[1][1].copy()})
-    except Exception:                                 # an engine without these internals
-        out = None
     _RECORDERS[rule] = out
     return out
 
@@ -847,10 +886,13 @@ def recorded_runs(env, rule: str, n_runs: int, rng, *, deltas, delta: float, cap
     would give it: ``{"samples": (runs, stoppings, deltas), "elim_sel", "elim_full": (runs, K),
     "cpu"}``, or ``None`` when the engine cannot record them."""
     from ..algorithms import engine as E
-    from ..algorithms.glr import run_generator
 
     wrapped = _recorder(rule)
     if wrapped is None:
+        return None
+    try:
+        from ..algorithms.glr import run_generator
+    except ImportError:
         return None
     order = sorted(deltas, reverse=True)             # the engine's levels: beta increasing
     lvl = order.index(float(delta))
