@@ -483,7 +483,10 @@ def engine_runs(env, query, rule: str, mode: str, n_runs: int, rng, *, deltas, c
         el = el[:, :, 0, 0] if el.ndim == 5 else el[:, :, 0]
     return {"samples": st[:, :, 0, :], "correct": co[:, :, 0, :],
             "rules": list(kw["stopping"]),
-            "cpu": np.asarray(info.get("wall_time", np.full(n_runs, cpu / n_runs)), float),
+            # CPU seconds of the batch shared equally by its runs (the process's own time, so
+            # that other programs on the machine do not enter it; the engine's per-run
+            # wall_time does)
+            "cpu": np.full(n_runs, cpu / n_runs),
             "elim": el, "info": info}
 
 
@@ -748,18 +751,19 @@ def _derived_ratio(num, den):
 
 
 def cost_frame(runs: pd.DataFrame, P) -> pd.DataFrame:
-    """Time per sample of each row of Table 1 on the Table 1 draw, by mode: the wall time of
-    each run over its samples (``stop`` trajectories carry the LLR, selective and full rules at
-    once; ``ess`` trajectories one rule), mean and standard error over the runs."""
+    """Time per sample of each row of Table 1 on the Table 1 draw, by mode: the CPU seconds of
+    each task (a batch of runs in one process) over its samples, mean and standard error over
+    the tasks (``stop`` trajectories carry the LLR, selective and full rules at once; ``ess``
+    trajectories one rule)."""
     rows = []
     for rec in runs[runs["draw"] == 0].to_dict("records"):
         col = "llr" if rec["mode"] == "stop" else "ess"
-        for n, c in zip(rec[f"samples_{col}"], rec["cpu"]):
-            rows.append({"query": rec["query"], "alg": rec["alg"], "mode": rec["mode"],
-                         "time ms / sample": 1e3 * c / n})
+        rows.append({"query": rec["query"], "alg": rec["alg"], "mode": rec["mode"],
+                     "time ms / sample": 1e3 * sum(rec["cpu"]) / sum(rec[f"samples_{col}"])})
     g = pd.DataFrame(rows).groupby(["query", "alg", "mode"])["time ms / sample"]
     return pd.DataFrame({"time ms / sample": g.mean(),
-                         "se": g.std(ddof=1) / np.sqrt(g.count()), "runs": g.count()})
+                         "se": (g.std(ddof=1) / np.sqrt(g.count())).fillna(0.0),
+                         "tasks": g.count()})
 
 
 # ---------------------------------------------------------------------------------------------
