@@ -499,6 +499,9 @@ def table1_task(rng, *, query: str, alg: str, draw: int, mode: str, batch: int, 
     """``batch`` runs of one row of Table 1 on draw ``draw``: ``mode="stop"`` gives the LLR,
     selective (ES) and full stopping times of one trajectory per run, ``"ess"`` the stopping
     time with selective elimination at stopping and sampling. Lists, one entry per run."""
+    from ..validation import check_rng
+
+    check_rng(rng)
     env = table1_instance(query, draw, seed, K=K, d=d)
     rule = RULES[query][alg][0]
     r = engine_runs(env, query_of(query, m), rule, mode, batch, rng, deltas=[delta], cap=cap)
@@ -923,6 +926,9 @@ def figure1_task(rng, *, alg: str, mode: str, batch: int, seed: int, K: int, del
     times at ``delta``; ``"ess"`` / ``"ess-full"`` (LinGame) elimination at stopping and
     sampling at ``delta``. Elimination times come from :func:`recorded_runs` (the engine does
     not report them); without them the stopping times come from the library's batch functions."""
+    from ..validation import check_rng
+
+    check_rng(rng)
     env = figure1_instance(0, seed, K=K)
     rule = RULES["bai"][alg][0]
     deltas = sorted(set(float(x) for x in deltas) | {float(delta)}, reverse=True)
