@@ -180,3 +180,24 @@ def test_the_convention_adds_the_across_instance_spread():
     # the prediction of draw 1 (ours x 1.1) is the closest to the printed 106.87
     assert row["closest draw"] == 1
     assert row["closest mean"] == pytest.approx(row["ours"] * 1.1)
+
+
+def test_recorded_runs_follow_the_librarys_runs():
+    """The elimination-time recorder changes nothing in the runs: the same stopping times as
+    the library's batch function from the same generator; the code's compact active set
+    empties (all but one arm) no later than the engine's selective rule stops."""
+    if study._recorder("oracle") is None:
+        pytest.skip("the engine does not provide the compiled library rules yet (issue 28)")
+    from bai.algorithms import glr_baselines
+    from bai.queries import BestArm
+
+    env = study.figure1_instance(0, 2022, K=20)
+    kw = dict(deltas=[0.1, 0.01], cap=10**5)
+    r = study.recorded_runs(env, "oracle", 3, np.random.default_rng(5), delta=0.1, **kw)
+    lib = glr_baselines.oracle_tracking_runs(
+        env, 3, np.random.default_rng(5), query=BestArm(), deltas=[0.1, 0.01],
+        threshold="log_t_plus_1", stopping=["llr", "selective", "full"], max_samples=10**5)
+    assert np.array_equal(r["samples"], np.asarray(lib.info["stopping_times"])[:, :, 0, :])
+    last = np.sort(r["elim_sel"], axis=1)[:, -1]          # the (K-1)-th elimination
+    assert np.all((r["elim_sel"] >= 0).sum(axis=1) == env.K - 1)
+    assert np.all(last <= r["samples"][:, 1, 0])
