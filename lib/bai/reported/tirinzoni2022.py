@@ -283,10 +283,7 @@ CLAIMS: dict = {
         "Figure 1 (left): most baselines halve the set of active arms within the first 3000 "
         "steps (the third smallest of the five mean fractions of active arms at t = 3000 is "
         "at most 1/2)", _S4, AtMost(0.5), figure="Figure 1 (left)",
-        section="figure-1-left",
-        paper_value=Printed(3000, "Sec. 4: 'halve the set of active arms in the first 3000 "
-                                  "steps'"),
-        causes=_CAUSES_F1),
+        section="figure-1-left", causes=_CAUSES_F1),
     "td22.fig1l.oracle_slowest": ClaimSpec(
         "Figure 1 (left): the oracle is the slowest at eliminating arms (its mean number of "
         "active arms, averaged over the plotted steps, minus the largest of the others >= 0)",
