@@ -145,8 +145,13 @@ _CAUSES_T1 = (
     "be replayed, spec P7): the printed number belongs to one draw; the sampling rules are the "
     "library's (issue 28), which may differ from the code's in details the spec lists "
     "(LinGame's single learner without optimism, FWS's LP and forced exploration, Lazy TaS's "
-    "lazy updates, the oracle's approximate weights); heavy tails (FWS, Lazy TaS: sd close to "
-    "the mean) make a mean of 100 runs move by a tenth of the sd")
+    "lazy updates, the oracle's approximate weights: the code's <= 10000 Frank-Wolfe steps, "
+    "the library's exact optimal design, spec P11); the library's runs start with d pulls and "
+    "no regularisation where the code pulls every arm once into a ridge design, which matters "
+    "most for LinGame with the code's single learner, whose losses accumulate from the first "
+    "noisy estimates (on the best-arm query the library's per-answer learners, which restart "
+    "when the answer changes, stop about four times sooner); heavy tails (FWS, Lazy TaS: sd "
+    "close to the mean) make a mean of 100 runs move by a tenth of the sd")
 
 _CAUSES_F1 = (
     "the instance is a fresh draw of the d = 10 construction (52 arms, spec P5) and the "
@@ -209,8 +214,9 @@ CLAIMS: dict = {
         "BAI: RAGE is the slowest in samples (RAGE minus the largest other BAI mean >= 0)",
         _S4, AtLeast(0.0), figure="Table 1", section="native-baselines",
         causes=("RAGE's phases are few and long, so its mean depends on the phase in which its "
-                "last elimination falls; on a fresh draw another rule with heavy tails (Lazy "
-                "TaS) can need more samples")),
+                "last elimination falls; another rule can need more samples on a fresh draw, "
+                "here LinGame with the code's single learner started from the library's "
+                "unregularised first pulls (the Table 1 causes)")),
     "td22.t1.c3a.time": ClaimSpec(
         "BAI: RAGE is the fastest in computation time per iteration", _S4,
         NotComparable("a time per iteration of code that pulls one arm at a time: our RAGE and "
