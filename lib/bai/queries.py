@@ -475,6 +475,10 @@ class Query:
 
         X = as_matrix(X, "X", n_cols=self.Z.shape[1])
         theta = as_vector(theta, "theta", size=self.Z.shape[1])
+        if self.kind == KIND_BEST_ARM and self.eps == 0:
+            from .designs import oracle_design
+            self._check_tie(self._values(theta))
+            return oracle_design(X, theta, self.Z, **design_kw)
         best = None
         for a in self.correct_answers(theta):
             try:
