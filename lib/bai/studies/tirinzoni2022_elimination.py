@@ -65,9 +65,11 @@ PROFILES = {
         "fig1_deltas": [1e-1, 1e-3], "demo_steps": 3000, "demo_seeds": 3,
     },
     # The paper's instance sizes, delta, threshold and cap; fewer runs than its 100 where the
-    # book's time budget (about 4 minutes on 2 cores) cannot hold them: Table 1's rows are about
-    # 26 s of CPU per run at K = 50, d = 20 (top-m's MisLid alone 9 s), so 100 runs of every row
-    # would take 40 minutes. The native baselines run at the paper's 100.
+    # book's time budget cannot hold them: Table 1's rows are about 26 s of CPU per run at
+    # K = 50, d = 20 (top-m's MisLid alone 9 s), so 100 runs of every row would take 40 minutes.
+    # Measured at these runs: Table 1 500 CPU seconds, the chapter about 13 CPU minutes in all
+    # (6-7 minutes on 2 free cores; 19 minutes of wall time on the shared machine at load 5-6).
+    # The native baselines run at the paper's 100.
     "paper": {
         "seed": 2022, "n_jobs": 2, "K": _S["K"], "d": _S["d_table1"], "m": M, "delta": DELTA,
         "cap": _A["cap"], "n_runs": 20, "topm_runs": 10, "native_runs": _S["n_runs"],
