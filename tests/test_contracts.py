@@ -1072,16 +1072,19 @@ def _env_bad():
     return [*BAD["env"], benv()]  # a Bernoulli bandit: the GLR thresholds assume Gaussian noise
 
 
+_QUERY_BAD = [3, "top-m", object()]
+_STOP_BAD = ["nope", 3, None, [], ["llr", "llr"], ["llr", "x"]]
+_SAMP_BAD = ["yes", 3, True]
 _GLR_BAD = {"env": _env_bad(), "rng": "rng", "deltas": _DELTAS_BAD, "threshold": _THR_BAD,
-            "max_samples": "count"}
+            "max_samples": "count", "query": _QUERY_BAD, "stopping": _STOP_BAD,
+            "sampling_elimination": _SAMP_BAD}
 _GLR_RUNS_BAD = {"env": _env_bad(), "n_runs": "count", "rng": "rng", "deltas": _DELTAS_BAD,
                  "threshold": _THR_BAD, "max_samples": "count"}
 
 
 def _uniform_rule():
     from bai.algorithms import glr_baselines
-    from bai.algorithms.glr import GLRRule
-    return GLRRule("uniform", glr_baselines._uniform_kernel, lambda e, S: ())
+    return glr_baselines.UNIFORM
 
 
 def _glr_runs_result():
@@ -1142,17 +1145,6 @@ CONTRACTS.update({
     "bai.algorithms.glr.check_thresholds": C(_m(threshold=["heuristic", "mixture"], name="myarg"),
                                              {"threshold": _THR_BAD}, ("threshold",),
                                              {"threshold": "myarg"}),
-    "bai.algorithms.glr.GLRRule": C(
-        lambda: dict(name="uniform", kernel=_uniform_rule().kernel, init=lambda e, S: ()),
-        {"name": "str", "kernel": [None, 3, "k"], "init": [None, 3, "i"],
-         "n_extra": "count0", "update": [3, "u"], "info": [3, "i", None],
-         "needs_logdet": "bool"}),
-    "bai.algorithms.glr.simulate": C(
-        lambda: dict(env=soare_env(), rng=rng(), rule=_uniform_rule(), deltas=0.1,
-                     max_samples=_GLR_CAP),
-        {"env": "env", "rng": "rng", "rule": [None, "uniform", 3, object()],
-         "deltas": _DELTAS_BAD, "threshold": _THR_BAD, "max_samples": "count",
-         "result_cls": [None, 3, "GLRResult", dict]}, ("env", "rng", "rule")),
     "bai.algorithms.glr.simulate_runs": C(
         lambda: dict(one=_glr_one(), env=soare_env(), n_runs=1, rng=rng(), deltas=0.1,
                      max_samples=_GLR_CAP),
@@ -1274,19 +1266,16 @@ EXEMPT.update({
     "bai.algorithms.lingame.LinGameResult": _RESULT,
     "bai.algorithms.top_two.TopTwoResult": _RESULT,
     "bai.algorithms.glr.sm_update": _GLR_KERNEL.format("simulate (every rule)"),
-    "bai.algorithms.glr.observe": _GLR_KERNEL.format("simulate (every rule)"),
-    "bai.algorithms.glr.glr_kernel": _GLR_KERNEL.format("glr_statistic"),
-    "bai.algorithms.glr.closest_alternative": _GLR_KERNEL.format("lingame"),
     "bai.algorithms.glr.ctrack": _GLR_KERNEL.format("xy_tracking, oracle_tracking, lazy_tas, "
                                                     "lingame"),
     "bai.algorithms.glr.greedy_arm": _GLR_KERNEL.format("lingape_glr, top_two"),
-    "bai.algorithms.glr.plugin_design": _GLR_KERNEL.format("lazy_tas"),
-    "bai.algorithms.glr.alt_values_grads": _GLR_KERNEL.format("fws (and lazy_tas)"),
-    "bai.algorithms.glr.alt_values": _GLR_KERNEL.format("fws (and lazy_tas)"),
-    "bai.algorithms.glr.alt_values_from_norms": _GLR_KERNEL.format("fws"),
-    "bai.algorithms.glr.alt_grad": _GLR_KERNEL.format("fws (and lazy_tas)"),
     "bai.algorithms.glr.design_inverse": _GLR_KERNEL.format("fws (and lingame)"),
     "bai.algorithms.fws.solve_matrix_game": _GLR_KERNEL.format("fws"),
+    "bai.algorithms.glr.sm_update": _GLR_KERNEL.format("simulate (every rule)"),
+    "bai.algorithms.glr.quad": _GLR_KERNEL.format("simulate (every rule)"),
+    "bai.algorithms.glr.greedy_arm_buf": _GLR_KERNEL.format("lingape_glr, top_two"),
+    "bai.algorithms.glr.inv_small": _GLR_KERNEL.format("fws, lingame (design_inverse)"),
+    "bai.algorithms.glr.cholesky_small": _GLR_KERNEL.format("top_two"),
     "bai.studies.arena_glr.explode_glr": _PRESENT,
     "bai.studies.arena_glr.glr_cells": _PRESENT,
     "bai.studies.arena_glr.main_table": _PRESENT,
@@ -1297,8 +1286,232 @@ EXEMPT.update({
 })
 
 
+# ---------------------------------------------------------------------------------------------
+# issue 28: queries, thresholds and stopping rules as objects, the engine, LinGIFA
+# ---------------------------------------------------------------------------------------------
+
+
+def _q_items():
+    return np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.6], [-0.5, 0.2]])
+
+
+def _compiled_rule():
+    from bai.algorithms import glr_baselines
+    return glr_baselines.UNIFORM
+
+
+_QZ_BAD = [np.full((3, 2), np.nan), np.ones(3), "Z", np.zeros((1, 2))]
+CONTRACTS.update({
+    "bai.queries.BestArm": C(_m(eps=0.1, Z=_q_items()),
+                             {"eps": [-0.1, math.nan, math.inf, "0.1", None, True],
+                              "Z": _QZ_BAD}),
+    "bai.queries.TopM": C(_m(m=2, Z=_q_items()),
+                          {"m": [*BAD["count"], 4, 7], "Z": _QZ_BAD}),
+    "bai.queries.Thresholding": C(_m(tau=0.3, Z=_q_items()),
+                                  {"tau": [math.nan, math.inf, "0.3", None, True],
+                                   "Z": _QZ_BAD}),
+    "bai.queries.Query": C(_m(Z=_q_items()), {"Z": _QZ_BAD}),
+    "bai.queries.as_query": C(lambda: dict(query=None, Z=_q_items()),
+                              {"query": _QUERY_BAD, "Z": _QZ_BAD}, ("query", "Z")),
+    "bai.queries.expected_time_lower_bound": C(
+        lambda: dict(env=genv(), query=None, delta=0.1),
+        {"env": "env", "query": _QUERY_BAD, "delta": "delta"}, ("env", "query", "delta")),
+    "bai.algorithms.stopping.Threshold": C(_m(beta="log_t_plus_1"),
+                                           {"beta": _THR_BAD + [lambda t, d: -t],
+                                            "name": [3, ""]}, (), {"beta": "threshold"}),
+    "bai.algorithms.stopping.as_threshold": C(_m(threshold="mixture", name="myarg"),
+                                              {"threshold": _THR_BAD[:3]}, ("threshold",),
+                                              {"threshold": "myarg"}),
+    "bai.algorithms.stopping.check_thresholds": C(_m(threshold=["heuristic", "mixture"],
+                                                     name="myarg"),
+                                                  {"threshold": _THR_BAD}, ("threshold",),
+                                                  {"threshold": "myarg"}),
+    "bai.algorithms.stopping.check_stopping": C(_m(stopping=["llr", "full"], name="myarg"),
+                                                {"stopping": _STOP_BAD}, ("stopping",),
+                                                {"stopping": "myarg"}),
+    "bai.algorithms.engine.CompiledRule": C(
+        lambda: dict(name="uniform", choose_arm=_compiled_rule().choose_arm),
+        {"name": [3, "", None], "choose_arm": [None, 3, lambda e, r, g: 0],
+         "init": [3, "i"], "update": [3, lambda *a: None], "queries": [3, (int,)],
+         "result_cls": [None, dict, 3], "info": [3, "i"]}),
+    "bai.algorithms.engine.simulate": C(
+        lambda: dict(rule=_compiled_rule(), env=soare_env(), rng=rng(), deltas=0.1,
+                     max_samples=_GLR_CAP),
+        {"rule": [None, "uniform", 3, object()], **_GLR_BAD}, ("rule", "env", "rng")),
+    "bai.algorithms.engine.simulate_runs": C(
+        lambda: dict(one=_glr_one(), env=soare_env(), n_runs=1, rng=rng(), deltas=0.1,
+                     max_samples=_GLR_CAP),
+        {"one": [None, 3, "uniform_glr"], "env": "env", "n_runs": "count", "rng": "rng",
+         "deltas": _DELTAS_BAD, "max_samples": "count"}, ("one", "env", "n_runs", "rng")),
+    "bai.algorithms.engine.library_rule": C(_m(name="FWS"), {"name": "choice"}, ("name",)),
+    "bai.algorithms.glr_baselines.lingifa": C(
+        lambda: dict(env=soare_env(), rng=rng(), query=_topm(), deltas=0.1,
+                     max_samples=_GLR_CAP),
+        {**_GLR_BAD, "query": [*_QUERY_BAD, None]}, ("env", "rng")),
+    "bai.algorithms.glr_baselines.lingifa_runs": C(
+        lambda: dict(env=soare_env(), n_runs=1, rng=rng(), query=_topm(), deltas=0.1,
+                     max_samples=_GLR_CAP), _GLR_RUNS_BAD, ("env", "n_runs", "rng")),
+    "bai.studies.bring_your_own.topm_instance": C(
+        _m(P={"topm_m": 2}),
+        {"P": [{"topm_m": 0}, {"topm_m": 5}, {"topm_m": "2"}, {"topm_m": None}]},
+        ("P",), names={"P": ("topm_m",)}),
+    "bai.studies.bring_your_own.twins": C(
+        lambda: dict(compiled=_compiled_rule(), python=_arena_rule(), env=soare_env(),
+                     query=None, seeds=1, deltas=[0.1], max_samples=_GLR_CAP),
+        {"compiled": [None, 3], "python": [None, 3, object()], "env": "env",
+         "query": _QUERY_BAD, "seeds": "count", "deltas": _DELTAS_BAD, "max_samples": "count"},
+        ("compiled", "python", "env", "query", "seeds", "deltas"),
+        names={"compiled": "rule", "python": "rule"}),
+    "bai.arena.CompiledRule": C(
+        lambda: dict(name="uniform", choose_arm=_compiled_rule().choose_arm),
+        {"name": [3, "", None], "choose_arm": [None, 3, lambda e, r, g: 0]}),
+})
+for _mod in ("bai.algorithms.glr", "bai.algorithms.engine"):
+    CONTRACTS.update({
+        f"{_mod}.stable_key": C(_m(x="FWS"), {"x": [-1, None, [1], object()]}, ("x",)),
+        f"{_mod}.run_generator": C(_m(seed=3), {"seed": [-1, 1.5, None, "0"]}, ("seed",)),
+    })
+
+
+def _topm():
+    from bai.queries import TopM
+    return TopM(1)
+
+
+_ENGINE_KERNEL = "numba-compiled part of the engine, called on its validated state by " \
+    "bai.algorithms.engine.simulate (the checked face of every rule)"
+EXEMPT.update({
+    "bai.queries.piece_glr": "compiled formula of one piece; its checked face is Query.glr",
+    "bai.queries.closest_point": "compiled formula; called by the compiled rules on their state",
+    "bai.queries.piece_gradient": "compiled formula; called by the compiled rules on their "
+                                  "state",
+    "bai.queries.halfspace": "compiled decoding of a half-space number; its checked face is "
+                             "Query.pieces",
+    "bai.queries.answer_code": "compiled answer of values; its checked face is "
+                               "Query.empirical_answer",
+    "bai.queries.piece_halfspaces": "compiled; its checked face is Query.halfspaces",
+    "bai.algorithms.stopping.TimeThreshold": "no arguments",
+    "bai.algorithms.stopping.beta_builtin": "compiled thresholds; checked face Threshold",
+    "bai.algorithms.engine.Engine": "built by simulate from validated arguments (not an input)",
+    "bai.algorithms.engine.EngineType": "the numba type of Engine",
+    "bai.algorithms.engine.SamplingRule": "a base class to subclass (no arguments); a "
+                                          "subclass's output is checked by simulate, naming "
+                                          "the rule and the step",
+    "bai.algorithms.engine.RuleState": "built by simulate from the run's own state",
+    "bai.algorithms.engine.RuleEntry": _RESULT,
+    "bai.algorithms.engine.register": "declares a library rule at import (library code, not "
+                                      "a user's input); refuses a duplicate name",
+    "bai.algorithms.engine.drive": _ENGINE_KERNEL,
+    "bai.algorithms.engine.observe": _ENGINE_KERNEL,
+    "bai.algorithms.engine.step": _ENGINE_KERNEL,
+    "bai.algorithms.engine.piece_vector": _ENGINE_KERNEL,
+    "bai.algorithms.engine.piece_norm": _ENGINE_KERNEL,
+    "bai.algorithms.engine.piece_dot": _ENGINE_KERNEL,
+    "bai.algorithms.engine.closest_piece": _ENGINE_KERNEL,
+    "bai.algorithms.engine.alt_values": _ENGINE_KERNEL,
+    "bai.algorithms.engine.alt_grad": _ENGINE_KERNEL,
+    "bai.algorithms.engine.plugin_design": _ENGINE_KERNEL,
+    "bai.algorithms.engine.width_beta": _ENGINE_KERNEL,
+    "bai.algorithms.engine.answer_key": _ENGINE_KERNEL,
+    "bai.algorithms.glr_baselines.LinGIFAResult": _RESULT,
+    "bai.arena.cell_table": _PRESENT,
+    "bai.arena.run_slopes": _PRESENT,
+    "bai.arena.plot_sweep": _PRESENT,
+})
+
+
 #: Modules being written by other engineers at the time of this suite; their names are not
 #: required to be accounted for yet (remove a module from here when adding its contracts).
+# Tirinzoni & Degenne (2022): instances, native baselines, the chapter's derivation helpers
+def _td22_env():
+    from bai.instances import td22_table1
+    return td22_table1(rng(), query="bai", K=12, d=6)
+
+
+CONTRACTS.update({
+    "bai.instances.td22_table1": C(lambda: dict(rng=rng(), query="bai", d=6, K=12),
+                                   {"rng": "rng", "query": "choice", "d": "count", "K": "count",
+                                    "sigma": "pos"}, ("rng",)),
+    "bai.instances.td22_figure1": C(lambda: dict(rng=rng(), K=8),
+                                    {"rng": "rng", "d": [11, 3, None, "10"], "K": "count",
+                                     "sigma": "pos"}, ("rng",)),
+    "bai.algorithms.td22_native.xy_adaptive_td22": C(
+        lambda: dict(env=_td22_env(), rng=rng(), delta=0.1, max_samples=10**5),
+        {"env": "env", "rng": "rng", "delta": "delta", "alpha": "prob",
+         "update_after": "count", "max_samples": "count"}, ("env", "rng")),
+    "bai.algorithms.td22_native.xy_adaptive_td22_runs": _runs(env=_td22_env,
+                                                              max_samples=10**5),
+    "bai.algorithms.td22_native.rage_td22": C(
+        lambda: dict(env=_td22_env(), rng=rng(), delta=0.1, max_samples=10**5),
+        {"env": "env", "rng": "rng", "delta": "delta", "factor": "pos",
+         "max_samples": "count"}, ("env", "rng")),
+    "bai.algorithms.td22_native.rage_td22_runs": _runs(env=_td22_env, max_samples=10**5),
+    "bai.algorithms.td22_native.rage_design_td22": C(
+        lambda: dict(X=np.eye(3), active=np.array([True, True, False])),
+        {"X": "matrix", "active": [np.array([True, False, False]), [1, 1, 0], None,
+                                   np.array([True, True])], "max_iter": "count"},
+        ("X", "active")),
+    "bai.algorithms.td22_native.rage_rounding_td22": C(
+        _m(design=np.array([0.5, 0.5]), num_samples=10),
+        {"design": [np.array([-0.5, 1.5]), np.zeros(2), np.array([np.nan, 1.0]),
+                    np.ones((2, 2)), np.zeros(0), "v", None],
+         "num_samples": "count"}, ("design", "num_samples")),
+    "bai.studies.tirinzoni2022_elimination.query_of": C(_m(name="topm", m=2),
+                                                        {"name": "choice", "m": "count"}),
+    "bai.studies.tirinzoni2022_elimination.table1_instance": C(
+        _m(query="osi", draw=0, seed=0, K=12, d=6),
+        {"query": "choice", "draw": "count0", "seed": "count0"}),
+    "bai.studies.tirinzoni2022_elimination.figure1_instance": C(
+        _m(draw=0, seed=0, K=8), {"draw": "count0", "seed": "count0", "K": "count"}),
+    "bai.studies.tirinzoni2022_elimination.instance_table": C(
+        _pc("tirinzoni2022_elimination"), {"P": _BADP}),
+    "bai.studies.tirinzoni2022_elimination.piece_counts": C(
+        _pc("tirinzoni2022_elimination"), {"P": _BADP}),
+    "bai.studies.tirinzoni2022_elimination.piece_paths": C(
+        lambda: dict(env=_td22_env(), steps=50, seed=0, delta=0.1),
+        {"env": "env", "steps": "count", "delta": "delta"}, ("env", "steps", "seed")),
+    "bai.studies.tirinzoni2022_elimination.demo_runs": C(
+        lambda: dict(env=_td22_env(), steps=50, seeds=[0], delta=0.1),
+        {"env": "env", "steps": "count", "delta": "delta"}, ("env", "steps", "seeds")),
+    "bai.reported.tirinzoni2022.table1_entry": C(
+        _m(query="bai", alg="RAGE", col="native"),
+        {"query": "choice", "alg": "choice", "col": "choice"}),
+    "bai.studies.tirinzoni2022_elimination.table1_task": C(
+        _task("tirinzoni2022_elimination", "table1"),
+        {"rng": "rng", "draw": "count0", "query": "choice"}),
+    "bai.studies.tirinzoni2022_elimination.figure1_task": C(
+        _task("tirinzoni2022_elimination", "figure1", alg="Oracle"),
+        {"rng": "rng", "K": "count"}),
+    "bai.studies.tirinzoni2022_elimination.alpha_table": C(
+        _m(delta=0.1, ts=[100]), {"delta": "delta", "ts": [[1], [0.5], ["a"]]}),
+})
+EXEMPT.update({
+    "bai.algorithms.td22_native.td22_beta": _KERNEL.format("xy_adaptive_td22"),
+    "bai.reported.tirinzoni2022.table1_rows": _NOARG,
+    "bai.studies.tirinzoni2022_elimination.BETA": "a constant: the threshold object "
+                                                  "log((t+1)/delta) of bai.algorithms.stopping",
+    "bai.studies.tirinzoni2022_elimination.stopping_orders": _PRESENT,
+    "bai.studies.tirinzoni2022_elimination.demo_order": _PRESENT,
+    "bai.studies.tirinzoni2022_elimination.plot_piece_paths": _PRESENT,
+    **{f"bai.studies.tirinzoni2022_elimination.{n}": _PRESENT for n in (
+        "half_factor_demo", "runs_long", "total_steps", "instance_spread", "table1_frame",
+        "draw_check", "table1_display", "check_table1", "verdict_counts", "cost_frame",
+        "check_costs", "check_sampling", "check_native", "plot_draws", "active_curves",
+        "plot_active", "check_figure1_left", "plot_full_vs_selective", "check_figure1_middle",
+        "ratio_frame", "plot_ratios", "check_figure1_right", "check_theorem24",
+        "arm_elimination_times")},
+    "bai.studies.tirinzoni2022_elimination.lingape_width": _KERNEL.format(
+        "the LinGapE rule's width threshold (a bai.algorithms.stopping.Threshold, which checks "
+        "it on a grid)"),
+    "bai.studies.tirinzoni2022_elimination.engine_runs": (
+        "adapter of the chapter's tasks to the library's batch functions, which check every "
+        "argument (env, query, deltas, max_samples) before any work; mode is refused by name"),
+    "bai.studies.tirinzoni2022_elimination.recorded_runs": (
+        "adapter of the chapter's Figure 1 tasks to bai.algorithms.engine.simulate, which "
+        "checks every argument before any work"),
+    "bai.studies.tirinzoni2022_elimination.profile_scale": _PRESENT,
+})
+
 IN_PROGRESS_MODULES: set[str] = set()
 
 # Public names whose contract is still to be written: none left (issue 15). A name may be put

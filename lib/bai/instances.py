@@ -409,3 +409,105 @@ def baics_example(name: str, M: int = 3) -> SubpopulationGaussian:
     if name not in BAICS_EXAMPLES:
         raise ValueError(f"name must be one of {list(BAICS_EXAMPLES)}, got {name!r}")
     return BAICS_EXAMPLES[name](M)
+
+
+# ---------------------------------------------------------------------------------------------
+# Tirinzoni & Degenne (2022): the linear instances of Table 1 and Figure 1
+# ---------------------------------------------------------------------------------------------
+
+__all__ += ["td22_table1", "td22_figure1", "TD22_QUERIES"]
+
+#: The queries of Table 1 (Tirinzoni & Degenne 2022) and the instance construction each uses:
+#: best arm and top-m share one construction, thresholding (sign identification) has its own.
+TD22_QUERIES = {"bai": "bai", "topm": "bai", "osi": "osi"}
+
+
+def _unit_uniform(rng, d: int) -> np.ndarray:
+    """``2 U[0,1)^d - 1`` normalised to unit norm (the code's ``v ./= norm(v)``)."""
+    v = 2.0 * rng.random(d) - 1.0
+    return v / np.linalg.norm(v)
+
+
+def td22_table1(rng, *, query: str = "bai", d: int = 20, K: int = 50,
+                sigma: float = 1.0) -> GaussianLinearBandit:
+    r"""An instance of Table 1 of Tirinzoni & Degenne (2022), drawn as their code draws it.
+
+    The construction of ``experiments/linear_bai.jl`` / ``linear_topm.jl`` (``query="bai"`` or
+    ``"topm"``) and ``linear_osi.jl`` (``query="osi"``), with ``m = d/2`` canonical arms
+    :math:`e_1..e_m` first:
+
+    * best arm and top-m: :math:`\theta_1=1`, :math:`\theta_2..\theta_{m/2}=0.9`,
+      :math:`\theta_{m/2+1}..\theta_m=0.8`, :math:`\theta_{m+1}..\theta_d\sim U[-1,0]` (the
+      code's comment says U[-0.5, 0.5]; its line ``rand(rng, d-mid) .- 1`` draws U[-1, 0]);
+      the other ``K - m`` arms are unit vectors :math:`v/\|v\|`, :math:`v\sim U[-1,1]^d`, redrawn
+      until :math:`v^\top\theta\le0.5`. Means: 1, 0.9 (x4), 0.8 (x5), then at most 0.5: the
+      best-arm gap and the top-5 gap are both 0.1.
+    * thresholding (threshold 0): :math:`\theta_1..\theta_m\sim\pm U[0.1,0.2]` (random signs),
+      :math:`\theta_{m+1}..\theta_d\sim U[-1,0]`; the other arms unit vectors redrawn until
+      :math:`|v^\top\theta|\ge0.5`.
+
+    ``rng`` replaces Julia's ``MersenneTwister(123)``: the draws follow the code's order (the
+    tail of :math:`\theta`, then the arms by rejection) but not its bits, so an instance is *a*
+    draw of the construction, not the paper's (spec P7).
+    """
+    rng = check_rng(rng)
+    if query not in TD22_QUERIES:
+        raise ValueError(f"query must be one of {sorted(TD22_QUERIES)}, got {query!r}")
+    d = check_int(d, "d", minimum=4)
+    K = check_int(K, "K", minimum=d // 2 + 1)
+    mid = -(-d // 2)
+    arms = [np.eye(d)[k] for k in range(mid)]
+    theta = np.zeros(d)
+    if TD22_QUERIES[query] == "bai":
+        theta[0] = 1.0
+        theta[1:mid // 2] = 0.9
+        theta[mid // 2:mid] = 0.8
+        theta[mid:] = rng.random(d - mid) - 1.0
+        while len(arms) < K:
+            v = _unit_uniform(rng, d)
+            while v @ theta > 0.5:
+                v = _unit_uniform(rng, d)
+            arms.append(v)
+    else:
+        theta[:mid] = rng.random(mid) * 0.1 + 0.1
+        theta[:mid] *= np.sign(2.0 * rng.random(mid) - 1.0)
+        theta[mid:] = rng.random(d - mid) - 1.0
+        while len(arms) < K:
+            v = _unit_uniform(rng, d)
+            while abs(v @ theta) < 0.5:
+                v = _unit_uniform(rng, d)
+            arms.append(v)
+    return GaussianLinearBandit(X=np.array(arms), theta=theta, sigma=sigma,
+                                name=f"td22-table1({query}, K={K}, d={d})")
+
+
+def td22_figure1(rng, *, d: int = 10, K: int = 50, sigma: float = 1.0) -> GaussianLinearBandit:
+    r"""The instance of Figure 1 of Tirinzoni & Degenne (2022), drawn as their code draws it
+    (``experiments/linear_bai_elim.jl``, ``linear_bai_delta.jl``).
+
+    :math:`\theta=\mathbf 1\in\mathbb R^{10}`, arm 1 is :math:`e_1` (mean 1); then, while fewer
+    than ``K`` arms exist, a unit vector :math:`u\in\mathbb R^3` (:math:`u\sim U[-1,1]^3`
+    normalised, redrawn until :math:`0\le\sum u\le0.8`) is copied into coordinates 2-4, 5-7 and
+    8-10, giving three arms of equal mean :math:`\sum u`. Arms come in threes after the first,
+    so the loop stops at **52 arms** for ``K = 50`` (spec P5; the figure's caption says 50).
+    """
+    rng = check_rng(rng)
+    d = check_int(d, "d", minimum=10)
+    if d != 10:
+        raise ValueError(f"d must be 10 (the construction fills coordinates 2-10 in three "
+                         f"blocks of 3), got {d}")
+    K = check_int(K, "K", minimum=2)
+    theta = np.ones(d)
+    arms = [np.eye(d)[0]]
+    while len(arms) < K:
+        while True:
+            u = 2.0 * rng.random(3) - 1.0
+            u /= np.linalg.norm(u)
+            if 0.0 <= u.sum() <= 0.8:
+                break
+        for start in (1, 4, 7):
+            v = np.zeros(d)
+            v[start:start + 3] = u
+            arms.append(v)
+    return GaussianLinearBandit(X=np.array(arms), theta=theta, sigma=sigma,
+                                name=f"td22-figure1(K={len(arms)}, d={d})")
