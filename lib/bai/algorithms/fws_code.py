@@ -51,7 +51,8 @@ import numpy as np
 
 from ..validation import as_matrix, as_vector, check_int
 from .fws import _is_square, solve_matrix_game
-from .glr import GLRResult, GLRRule, observe, rule_doc, simulate, simulate_runs
+from .glr import (GLRResult, GLRRule, check_deltas, design_inverse, observe, simulate,
+                  simulate_runs)
 
 __all__ = ["FWSCodeResult", "fws_code", "fws_code_runs", "code_alternatives",
            "code_metric_step", "oracle_code", "ORACLE_STEPS"]
@@ -198,11 +199,55 @@ def _in_interior(X, b, theta):
 
 
 @numba.njit(cache=True)
+def _code_glr(X, theta, Vr, N, y, u):
+    """The code's GLR statistic (``glrt`` with ``alt_min_linear_bai``, spec W4): the ridge
+    estimate ``theta``, ``Vr`` :math:`=(I+V_t)^{-1}`, ``b`` the best arm of ``theta``, and
+    :math:`\min_{j\ne b}\sum_kN_k\frac12(x_k^\top(\theta-\lambda_j))^2` with
+    :math:`\lambda_j=\theta-(g_j/\|y_j\|^2_{V_r})V_ry_j`. Returns ``(b, stat)``."""
+    K, d = X.shape
+    b, vb = 0, -np.inf
+    for k in range(K):
+        v = 0.0
+        for i in range(d):
+            v += X[k, i] * theta[i]
+        if v > vb:
+            b, vb = k, v
+    stat = np.inf
+    for j in range(K):
+        if j == b:
+            continue
+        g = 0.0
+        for i in range(d):
+            y[i] = X[b, i] - X[j, i]
+            g += y[i] * theta[i]
+        s = 0.0
+        for i in range(d):
+            r = 0.0
+            for q in range(d):
+                r += Vr[i, q] * y[q]
+            u[i] = r
+            s += y[i] * r
+        c = g / s
+        val = 0.0
+        for k in range(K):
+            p = 0.0
+            for i in range(d):
+                p += X[k, i] * u[i]
+            val += N[k] * 0.5 * (c * p) ** 2
+        if val < stat:
+            stat = val
+    return b, stat
+
+
+@numba.njit(cache=True)
 def _kernel(X, Z, means, sigma, noise, extra, st, rs):
-    x, M, F, G, cnt = rs
-    theta, N, ist = st[4], st[5], st[6]
-    K = X.shape[0]
+    x, M, F, G, cnt, Vr, thr, logL, ptr, own_t, own_rec, own_N = rs
+    S, N, ist = st[3], st[5], st[6]
+    theta = st[4] if cnt[1] == 0 else thr     # the code's ridge estimate (cnt[1] = 1)
+    K, d = X.shape
     sigma2 = sigma * sigma
+    y, u = np.empty(d), np.empty(d)
+    nL = logL.shape[0]
     for i in range(noise.shape[0]):
         t = ist[0]
         a = -1
@@ -211,7 +256,16 @@ def _kernel(X, Z, means, sigma, noise, extra, st, rs):
                 a = k
                 break
         if a < 0:
-            b = ist[1]
+            if cnt[1] == 0:
+                b = ist[1]
+            else:
+                b, vb = 0, -np.inf
+                for k in range(K):
+                    v = 0.0
+                    for q in range(d):
+                        v += X[k, q] * theta[q]
+                    if v > vb:
+                        b, vb = k, v
             if _is_square(t // K) or not _in_interior(X, b, theta):
                 z = np.full(K, 1.0 / K)
             else:
@@ -220,13 +274,42 @@ def _kernel(X, Z, means, sigma, noise, extra, st, rs):
                     cnt[0] += 1
             for k in range(K):
                 x[k] = x[k] * (t - 1.0) / t + z[k] / t
-            code_metric_step(M, X, z, t, False)
+            if cnt[2] == 0:
+                code_metric_step(M, X, z, t, False)
+            else:                    # the exact A(x)^-1 (a diagnostic of the metric alone)
+                M[:, :] = design_inverse(X, x)
             best = -1.0
             for k in range(K):
                 v = x[k] / (N[k] / t)
                 if v > best:
                     best, a = v, k
-        if observe(a, means[a] + sigma * noise[i], X, Z, sigma2, st):
+        done = observe(a, means[a] + sigma * noise[i], X, Z, sigma2, st)
+        if cnt[1] == 0:
+            if done:
+                return i + 1, 1
+            continue
+        # the code's estimate and stopping rule: ridge (I + V_t)^-1, its statistic, GK16
+        _sm_inplace(Vr, X[a], u)
+        for p in range(d):
+            r = 0.0
+            for q in range(d):
+                r += Vr[p, q] * S[q]
+            thr[p] = r
+        all_pulled = True
+        for k in range(K):
+            if N[k] == 0:
+                all_pulled = False
+        if all_pulled:
+            t = ist[0]
+            b, stat = _code_glr(X, thr, Vr, N, y, u)
+            a0 = math.log(math.log(t) + 1.0)
+            while ptr[0] < nL and stat > a0 + logL[ptr[0]]:
+                own_t[ptr[0]] = t
+                own_rec[ptr[0]] = b
+                for k in range(K):
+                    own_N[ptr[0], k] = N[k]
+                ptr[0] += 1
+        if ptr[0] >= nL or ist[0] >= ist[2]:
             return i + 1, 1
     return noise.shape[0], 0
 
@@ -237,30 +320,79 @@ def _check_best_arm(env):
                          "are the arms (Z = X)")
 
 
-@rule_doc
-def fws_code(env, rng, *, deltas=(0.1,), threshold="heuristic",
-             max_samples: int = 10**7) -> FWSCodeResult:
+def fws_code(env, rng, *, deltas=(0.1,), threshold="heuristic", max_samples: int = 10**7,
+             estimate: str = "lse", metric: str = "code") -> FWSCodeResult:
     """One run of FWS with the reference code's metric (module docstring). The first steps
     pull every arm not pulled by the initial pulls once (the code pulls each arm once before
     its first FW step).
 
     Parameters
     ----------
-    {rule_parameters}
+    env : GaussianLinearBandit
+        Its arms are the answers (Z = X).
+    rng : numpy.random.Generator
+    deltas : float or sequence of floats in (0, 1)
+    threshold : str or sequence of str
+        Names of :data:`bai.algorithms.glr.THRESHOLDS` (``estimate="lse"``), or
+        ``"heuristic"`` (``estimate="code"``).
+    max_samples : int
+    estimate : {"lse", "code"}
+        ``"lse"``: the rule uses the engine's least-squares estimate and the run stops by its
+        GLR test (:mod:`bai.algorithms.glr`); ``"code"``: as the reference code (spec W4, W9),
+        the rule uses the ridge estimate :math:`(I+V_t)^{-1}S_t` and the run stops when the
+        code's statistic (``_code_glr``) exceeds :math:`\log((1+\log t)/\delta)`, checked once
+        every arm has been pulled; the recommendation is the best arm of the ridge estimate
+        (the code returns the largest coordinate instead, W4).
+    metric : {"code", "exact"}
+        The code's matrix (default), or the exact :math:`A(x)^{-1}` (recomputed every step):
+        with ``estimate="code"``, the effect of the code's estimate alone.
     """
     _check_best_arm(env)
-    cnt = np.zeros(1, dtype=np.int64)
+    if estimate not in ("lse", "code"):
+        raise ValueError(f"estimate must be 'lse' or 'code', got {estimate!r}")
+    deltas_ = check_deltas(deltas)
+    if estimate == "code" and threshold not in ("heuristic", ("heuristic",), ["heuristic"]):
+        raise ValueError("estimate='code' stops by the heuristic threshold only (the code's)")
+    if metric not in ("code", "exact"):
+        raise ValueError(f"metric must be 'code' or 'exact', got {metric!r}")
+    cnt = np.array([0, int(estimate == "code"), int(metric == "exact")], dtype=np.int64)
+    order = np.argsort(-deltas_)
+    nL = len(deltas_) if estimate == "code" else 0
+    logL = np.log(1.0 / deltas_[order])[:nL]
+    state = {}
 
     def init(e, S):
         X = np.ascontiguousarray(e.X, dtype=float)
-        K = e.K
-        M = (X.T @ X) / K            # the code's start: A(uniform), not its inverse
-        return (np.full(K, 1.0 / K), M, np.empty(K), np.zeros((K, K)), cnt)
+        K, d = X.shape
+        # the code's start: A(uniform), not its inverse (or the exact inverse)
+        M = (X.T @ X) / K if metric == "code" else np.linalg.inv((X.T @ X) / K)
+        span = S.init_arms
+        Vr = np.linalg.inv(np.eye(d) + X[span].T @ X[span])
+        state["rs"] = rs = (np.full(K, 1.0 / K), M, np.empty(K), np.zeros((K, K)), cnt, Vr,
+                            Vr @ S.st[3], logL, np.zeros(1, dtype=np.int64),
+                            np.full(nL, max_samples, dtype=np.int64),
+                            np.full(nL, -1, dtype=np.int64), np.zeros((nL, K), dtype=np.int64))
+        return rs
 
-    rule = GLRRule("FWS (code metric)", _kernel, init)
+    name = {("lse", "code"): "FWS (code metric)", ("code", "code"): "FWS (code)",
+            ("lse", "exact"): "FWS (exact metric)", ("code", "exact"): "FWS (code estimate)"}
+    rule = GLRRule(name[estimate, metric], _kernel, init)
     res = simulate(env, rng, rule, deltas=deltas, threshold=threshold, max_samples=max_samples,
                    result_cls=FWSCodeResult)
     res.info["lp_steps"] = int(cnt[0])
+    if estimate == "code":
+        rs = state["rs"]
+        inv = np.argsort(order)
+        T, R, C = rs[9][inv][None], rs[10][inv][None], rs[11][inv][None]
+        stopped = R >= 0
+        correct = R == env.best_item
+        res = FWSCodeResult(
+            strategy=res.strategy, stopping_time=int(T[0, 0]), recommendation=int(R[0, 0]),
+            correct=bool(correct[0, 0]), stopped=bool(stopped[0, 0]),
+            counts=(C[0, 0] if stopped[0, 0] else res.info["final_counts"]).copy(),
+            deltas=deltas_, thresholds=("heuristic",), stopping_times=T, recommendations=R,
+            corrects=correct, stoppeds=stopped, counts_at_stop=C, samples=res.samples,
+            info=res.info)
     return res
 
 

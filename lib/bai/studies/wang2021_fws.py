@@ -1,0 +1,760 @@
+r"""What the chapter on Wang, Tzeng & Proutière (2021), "Fast Pure Exploration via Frank-Wolfe"
+(the algorithm called BC in the submission, FWS in the published version), runs.
+
+The chapter (``book/chapters/wang2021_fws.md``) derives Algorithm 1; this module holds what it
+computes, each a pure function of its arguments:
+
+* the paper's settings, read from :mod:`bai.reported.wang2021` (:data:`DELTAS`, :data:`D`,
+  :data:`PHI`), the instances (:func:`table1_instance`, :func:`thresholding_instance`,
+  :func:`unstructured_instance`) and :data:`PROFILES`;
+* the grid ``table1`` (:func:`table1_task`): every column of Table 1 at 1000 runs, at
+  :math:`\theta=e_1` (the text) and :math:`2e_1` (the code), with BC in the exact metric and in
+  the code's, Lazy TaS read under three thresholds from one trajectory, XY-A with its own
+  elimination stopping, every :math:`\delta` from one trajectory per run;
+* the grids ``thresholding`` (the code's E2) and ``unstructured`` (the code's E3, Gaussian);
+* the lower-bound column (:func:`lb_table`: :math:`T^*` from the library's solver, and the
+  code's oracle routine), the readings' tables (:func:`column_table`, :func:`fit_table`),
+  Proposition 1 against finite differences (:func:`prop1_table`), Theorem 1's slope
+  (:func:`slope_bound`, :func:`bc_slope`);
+* :func:`record_claims`, which checks every claim of :mod:`bai.reported.wang2021` in the ledger,
+  and the figures.
+
+**Scale.** The ``paper`` profile runs Table 1 at the paper's scale (1000 runs per column,
+:math:`\delta\in\{10^{-1},..,10^{-4}\}`) under both instances, and the thresholding and
+unstructured experiments at the code's 1000 runs: nothing is smaller than the paper (or its
+code). The compiled rules take about four CPU-minutes in all (``cpu_seconds`` of each task).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import time
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from scipy import optimize
+
+from .. import plotting
+from ..algorithms import fws, glr, lazy_tas, lingame, linear_thresholding
+from ..algorithms.fws_code import code_alternatives, fws_code, oracle_code
+from ..algorithms.glr_baselines import uniform_glr
+from ..algorithms.lazy_tas_code import LT_EQ9, LT_THRESHOLD, lazy_tas_code
+from ..algorithms.lingame_c import lingame_c
+from ..algorithms.round_robin import round_robin_runs
+from ..algorithms.xy_adaptive_code import xy_adaptive_code
+from ..claims import clopper_pearson
+from ..instances import canonical_bandit, soare_benchmark
+from ..lower_bounds import kl_delta, linear_t_star
+from ..reported import wang2021 as paper
+from ..validation import check_choice, check_int, check_rng
+from . import Grid, Study, check_frame, check_params
+
+__all__ = ["DELTAS", "D", "PHI", "TAU", "PROFILES", "RULES", "E3_RULES", "STUDY",
+           "table1_instance", "thresholding_instance", "unstructured_instance", "t_star",
+           "table1_configs", "table1_task", "thresholding_task", "unstructured_task",
+           "table1_runs", "cells", "column_table", "lb_table", "fit_table", "practical_time",
+           "slope_bound", "bc_slope", "prop1_table", "other_runs", "record_claims",
+           "plot_table1", "plot_errata", "plot_lt", "plot_other", "metric_drift"]
+
+_S = paper.VALUES["settings"]
+#: The confidence levels of Table 1, its dimension and angle (Sec. 5.2).
+DELTAS, D, PHI = tuple(_S["deltas"]), _S["d"], _S["phi"]
+#: The code's thresholding experiment (E2): angle, threshold.
+TAU, PHI_E2 = _S["thresholding"]["tau"], _S["thresholding"]["phi"]
+#: The instances of Table 1: the text's theta = e1 and the code's theta = 2 e1.
+SCALES = {"e1": _S["mu_scale"], "2e1": _S["code_mu_scale"]}
+
+#: The rules of Table 1's grid: name -> the column(s) it gives.
+RULES = ("BC", "BC (code metric)", "BC (code estimate)", "BC (code)", "Lazy TaS (code)", "CG-C",
+         "Lk-C", "XY-A", "RR")
+#: BC with the code's estimate (alone, and with the code's metric): at theta = 2 e1 only
+CODE_ONLY = ("BC (code estimate)", "BC (code)")
+#: Lazy TaS's thresholds, read off one trajectory.
+LT_THRESHOLDS = ("heuristic", LT_THRESHOLD, LT_EQ9)
+#: The rules of the unstructured experiment (the library's; the code's T-D, D-C, M-C, O-C are
+#: not in the library).
+E3_RULES = {"BC": fws.fws, "Lazy TaS": lazy_tas.lazy_tas, "LinGame": lingame.lingame,
+            "RR": uniform_glr}
+
+#: ``ci``: a few runs (well under a minute, CI and coursework); ``paper``: every experiment at
+#: 1000 runs per cell, the paper's (and its code's) scale. ``t1_batches`` tasks of ``t1_batch``
+#: runs per configuration (likewise ``e2_``, ``e3_``).
+PROFILES = {
+    "ci": {"seed": 2021, "n_jobs": 1, "t1_batches": 1, "t1_batch": 3, "e2_batches": 1,
+           "e2_batch": 3, "e3_batches": 1, "e3_batch": 3, "cap": 10**6, "prop1_points": 5},
+    "paper": {"seed": 2021, "n_jobs": 2, "t1_batches": 20, "t1_batch": 50, "e2_batches": 10,
+              "e2_batch": 100, "e3_batches": 10, "e3_batch": 100, "cap": 10**6,
+              "prop1_points": 50},
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Instances
+# ---------------------------------------------------------------------------------------------
+
+
+def table1_instance(instance: str):
+    """The benchmark of Table 1 (Soare et al.'s, d = 6, phi = 0.1): theta = e1 (``"e1"``, the
+    text) or 2 e1 (``"2e1"``, the code)."""
+    instance = check_choice(instance, "instance", tuple(SCALES))
+    return soare_benchmark(D, omega=PHI, scale=SCALES[instance])
+
+
+def thresholding_instance():
+    """The code's E2: arms e1..e6 and (cos 0.01, sin 0.01, 0, ...), theta = e1, tau = 0.9."""
+    env = soare_benchmark(_S["thresholding"]["d"], omega=PHI_E2,
+                          scale=_S["thresholding"]["mu_scale"])
+    return linear_thresholding.threshold_instance(env.X, env.theta, TAU)
+
+
+def unstructured_instance():
+    """The code's E3 (Gaussian): means (1, 0.85, 0.8, 0.7), sigma = 1, as a linear bandit with
+    X = I."""
+    return canonical_bandit(_S["unstructured"]["means"], sigma=_S["unstructured"]["sigma"])
+
+
+@functools.lru_cache(maxsize=4)
+def t_star(instance: str) -> float:
+    """T*(theta) of Table 1's instance (the library's solver)."""
+    env = table1_instance(instance)
+    return float(linear_t_star(env.X, env.theta))
+
+
+# ---------------------------------------------------------------------------------------------
+# Grids
+# ---------------------------------------------------------------------------------------------
+
+
+def table1_configs(P) -> list[dict]:
+    """Every rule of :data:`RULES` at both instances (the costly e1 first)."""
+    check_params(P)
+    return [{"instance": i, "rule": r} for i in ("e1", "2e1") for r in RULES
+            if i == "2e1" or r not in CODE_ONLY]
+
+
+def _rows(res, names, deltas) -> dict:
+    T = np.asarray(res["T"])
+    return {"thresholds": list(names), "deltas": [float(d) for d in deltas],
+            "samples": T.tolist(), "correct": np.asarray(res["C"]).tolist(),
+            "stopped": np.asarray(res["S"]).tolist()}
+
+
+def table1_task(rng, *, instance: str, rule: str, batch: int, cap: int) -> dict:
+    """``batch`` runs of ``rule`` (:data:`RULES`) on Table 1's ``instance``: arrays
+    ``samples``, ``correct``, ``stopped`` of shape (batch, thresholds, deltas); XY-A's one
+    "threshold" is its elimination rule."""
+    rng = check_rng(rng)
+    env = table1_instance(instance)
+    rule = check_choice(rule, "rule", RULES)
+    batch = check_int(batch, "batch", minimum=1)
+    cap = check_int(cap, "cap", minimum=env.K + 1)
+    start = time.process_time()
+    kw = {"deltas": list(DELTAS), "max_samples": cap}
+    if rule == "RR":
+        r = round_robin_runs(env, batch, rng, **kw)
+        out = {"T": r.info["stopping_times"], "C": r.info["correct"], "S": r.info["stopped"]}
+        names = ["heuristic"]
+    else:
+        runs = []
+        for _ in range(batch):
+            if rule == "BC":
+                runs.append(fws.fws(env, rng, **kw))
+            elif rule == "BC (code metric)":
+                runs.append(fws_code(env, rng, **kw))
+            elif rule == "BC (code estimate)":
+                runs.append(fws_code(env, rng, estimate="code", metric="exact", **kw))
+            elif rule == "BC (code)":
+                runs.append(fws_code(env, rng, estimate="code", **kw))
+            elif rule == "Lazy TaS (code)":
+                runs.append(lazy_tas_code(env, rng, threshold=LT_THRESHOLDS, **kw))
+            elif rule == "CG-C":
+                runs.append(lingame_c(env, rng, **kw))
+            elif rule == "Lk-C":
+                runs.append(lingame.lingame(env, rng, **kw))
+            else:
+                runs.append(xy_adaptive_code(env, rng, **kw))
+        if rule == "XY-A":
+            names = ["elimination"]
+            out = {k: np.array([getattr(r, a)[None, :] for r in runs])
+                   for k, a in (("T", "stopping_times"), ("C", "corrects"), ("S", "stoppeds"))}
+        else:
+            names = list(runs[0].thresholds)
+            out = {k: np.array([getattr(r, a) for r in runs])
+                   for k, a in (("T", "stopping_times"), ("C", "corrects"), ("S", "stoppeds"))}
+    rows = _rows(out, names, DELTAS)
+    rows["cpu_seconds"] = time.process_time() - start
+    return rows
+
+
+def thresholding_task(rng, *, rule: str, batch: int, cap: int) -> dict:
+    """``batch`` runs of ``rule`` (:data:`bai.algorithms.linear_thresholding.RULES`) on the
+    code's E2."""
+    rng = check_rng(rng)
+    rule = check_choice(rule, "rule", linear_thresholding.RULES)
+    inst = thresholding_instance()
+    runs = [linear_thresholding.run(inst, rule, rng, deltas=list(DELTAS), max_samples=cap)
+            for _ in range(check_int(batch, "batch", minimum=1))]
+    return _rows({"T": [[r.stopping_times] for r in runs], "C": [[r.corrects] for r in runs],
+                  "S": [[r.stoppeds] for r in runs]}, ["heuristic"], DELTAS)
+
+
+def unstructured_task(rng, *, rule: str, batch: int, cap: int) -> dict:
+    """``batch`` runs of ``rule`` (:data:`E3_RULES`) on the code's E3 (Gaussian)."""
+    rng = check_rng(rng)
+    fn = E3_RULES[check_choice(rule, "rule", tuple(E3_RULES))]
+    env = unstructured_instance()
+    runs = [fn(env, rng, deltas=list(DELTAS), max_samples=cap)
+            for _ in range(check_int(batch, "batch", minimum=1))]
+    return _rows({"T": [r.stopping_times for r in runs], "C": [r.corrects for r in runs],
+                  "S": [r.stoppeds for r in runs]}, ["heuristic"], DELTAS)
+
+
+def _cap(P) -> dict:
+    check_params(P, ("cap",))
+    return {"cap": P["cap"]}
+
+
+STUDY = Study(
+    chapter="wang2021_fws",
+    paper="Wang, Tzeng & Proutière (2021), Fast Pure Exploration via Frank-Wolfe",
+    profiles=PROFILES,
+    grids={
+        "table1": Grid(table1_task, table1_configs, runs="t1_batches",
+                       fixed=lambda P: {**_cap(P), "batch": P["t1_batch"]},
+                       description="Table 1: every column at theta = e1 and 2 e1"),
+        "thresholding": Grid(thresholding_task,
+                             lambda P: [{"rule": r} for r in linear_thresholding.RULES],
+                             runs="e2_batches",
+                             fixed=lambda P: {**_cap(P), "batch": P["e2_batch"]},
+                             description="E2: linear thresholding (the code's experiment)"),
+        "unstructured": Grid(unstructured_task, lambda P: [{"rule": r} for r in E3_RULES],
+                             runs="e3_batches",
+                             fixed=lambda P: {**_cap(P), "batch": P["e3_batch"]},
+                             description="E3: unstructured Gaussian BAI (X = I)"),
+    },
+    claims={},        # filled below (the bounds of some rules are the book's T*)
+    readings=paper.READINGS,
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# From the grids' tables to the columns
+# ---------------------------------------------------------------------------------------------
+
+
+def table1_runs(raw: pd.DataFrame) -> pd.DataFrame:
+    """A grid's table (one row per task) as one row per (run, threshold, delta)."""
+    check_frame(raw, ["samples", "correct", "stopped", "thresholds", "deltas"], "raw")
+    keys = [c for c in ("instance", "rule") if c in raw.columns]
+    rows = []
+    for _, task in raw.iterrows():
+        T = np.asarray(task["samples"])
+        C = np.asarray(task["correct"], dtype=bool)
+        St = np.asarray(task["stopped"], dtype=bool)
+        B, nT, nL = T.shape
+        base = {k: task[k] for k in keys}
+        for i, thr in enumerate(task["thresholds"]):
+            for j, dl in enumerate(task["deltas"]):
+                rows.append(pd.DataFrame({
+                    **base, "task": task["run"], "run": np.arange(B), "threshold": thr,
+                    "delta": dl, "samples": T[:, i, j].astype(float), "correct": C[:, i, j],
+                    "stopped": St[:, i, j]}))
+    return pd.concat(rows, ignore_index=True)
+
+
+def cells(runs: pd.DataFrame) -> pd.DataFrame:
+    """Mean and SE of the samples, errors (stopped and wrong) and runs per cell."""
+    check_frame(runs, ["threshold", "delta", "samples", "correct", "stopped"], "runs")
+    keys = [c for c in ("instance", "rule") if c in runs.columns] + ["threshold", "delta"]
+    g = runs.groupby(keys, sort=False)
+    out = g["samples"].agg(mean="mean", sd="std", n="count").reset_index()
+    out["se"] = out["sd"] / np.sqrt(out["n"])
+    bad = runs.assign(err=runs["stopped"] & ~runs["correct"], cut=~runs["stopped"])
+    e = bad.groupby(keys, sort=False)[["err", "cut"]].sum().reset_index()
+    return out.merge(e, on=keys).drop(columns="sd")
+
+
+#: Where each column of Table 1 comes from under the readings' settings.
+def _source(col: str, bc_metric: str = "exact", lt_thresholds: str = "spec",
+            estimate: str = "LSE"):
+    if col == "BC":
+        return {("exact", "LSE"): "BC", ("code", "LSE"): "BC (code metric)",
+                ("exact", "code ridge"): "BC (code estimate)",
+                ("code", "code ridge"): "BC (code)"}[bc_metric, estimate], "heuristic"
+    if col in ("LT", "LT-H"):
+        spec = {"LT": LT_THRESHOLD, "LT-H": "heuristic"}
+        comment = {"LT": LT_EQ9, "LT-H": LT_THRESHOLD}
+        return "Lazy TaS (code)", (spec if lt_thresholds == "spec" else comment)[col]
+    if col == "XY-A":
+        return "XY-A", "elimination"
+    return col, "heuristic"
+
+
+def column_table(cellt: pd.DataFrame, instance: str, bc_metric: str = "exact",
+                 lt_thresholds: str = "spec", estimate: str = "LSE") -> pd.DataFrame:
+    """Table 1 as we measure it under a reading: rows delta, columns the algorithms, entries
+    the mean samples (and a second level with the SE)."""
+    check_frame(cellt, ["instance", "rule", "threshold", "delta", "mean", "se"], "cellt")
+    out = {}
+    for col in paper.ALGORITHMS:
+        rule, thr = _source(col, bc_metric, lt_thresholds, estimate)
+        sub = cellt[(cellt["instance"] == instance) & (cellt["rule"] == rule)
+                    & (cellt["threshold"] == thr)].set_index("delta")
+        out[(col, "mean")] = sub["mean"]
+        out[(col, "se")] = sub["se"]
+    t = pd.DataFrame(out).reindex(list(DELTAS))
+    t.index.name = "delta"
+    return t
+
+
+def practical_time(T: float, delta: float) -> float:
+    r"""The stopping time of an algorithm that samples :math:`w^*` exactly, under the
+    experiments' threshold: the root of :math:`t=T^*\log((1+\log t)/\delta)` (the code's
+    "practical" bound)."""
+    f = lambda t: t - T * math.log((1 + math.log(t)) / delta)     # noqa: E731
+    return float(optimize.brentq(f, max(2.0, T), 1e12))
+
+
+def lb_table() -> pd.DataFrame:
+    """The column LB_lin(delta): the printed number; T*(theta) kl(delta, 1-delta) with the
+    library's T* at theta = e1 and 2 e1; the code's oracle routine's value times kl at both;
+    and the code's 'practical' bound at both."""
+    code = {i: oracle_code(table1_instance(i).X, table1_instance(i).theta)[0]
+            for i in ("e1", "2e1")}
+    rows = []
+    for dl in DELTAS:
+        kl = kl_delta(dl)
+        rows.append({"delta": dl, "printed": paper.printed_value("LB", dl).value,
+                     "T* kl (e1)": t_star("e1") * kl, "T* kl (2e1)": t_star("2e1") * kl,
+                     "code oracle kl (e1)": code["e1"] * kl,
+                     "code oracle kl (2e1)": code["2e1"] * kl,
+                     "printed / kl": paper.printed_value("LB", dl).value / kl,
+                     "practical (e1)": practical_time(t_star("e1"), dl),
+                     "practical (2e1)": practical_time(t_star("2e1"), dl)})
+    t = pd.DataFrame(rows).set_index("delta")
+    t.attrs.update({"T* (e1)": t_star("e1"), "T* (2e1)": t_star("2e1"),
+                    "code (e1)": code["e1"], "code (2e1)": code["2e1"]})
+    return t
+
+
+def _settings_for(rd: str) -> dict:
+    return dict(paper.READINGS[rd].settings)
+
+
+#: The readings under which the algorithms' columns are compared (the LB column: lb_table).
+TABLE_READINGS = ("printed", "code instance", "code metric", "code instance and metric",
+                  "code instance and estimate", "the reference code",
+                  "LT thresholds of the code's comments",
+                  "code instance, LT thresholds of the code's comments")
+
+
+def fit_table(cellt: pd.DataFrame, lb: pd.DataFrame) -> pd.DataFrame:
+    """For each reading and column: how many of the four printed numbers our runs reproduce
+    (|ours - printed| <= 0.5 + 2 SE), and the largest distance in units of that tolerance."""
+    rows = []
+    for rd in TABLE_READINGS + ("code oracle", "code instance and oracle"):
+        s = _settings_for(rd)
+        tab = column_table(cellt, s["instance"], s["bc_metric"], s["lt_thresholds"],
+                           s["estimate"])
+        row = {"reading": rd}
+        for col in paper.COLUMNS:
+            if col == "LB":
+                key = ("code oracle kl" if s["lb"] == "code oracle" else "T* kl") + \
+                    f" ({s['instance']})"
+                ours, se = lb[key], pd.Series(0.0, index=lb.index)
+            else:
+                ours, se = tab[(col, "mean")], tab[(col, "se")]
+            pr = pd.Series([paper.printed_value(col, d).value for d in DELTAS], index=DELTAS)
+            z = (ours - pr).abs() / (0.5 + 2 * se)
+            row[col] = f"{int((z <= 1).sum())}/4 (max {z.max():.3g})"
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("reading")
+
+
+def slope_bound(instance: str) -> float:
+    r"""Theorem 1 at the paper's smallest deltas: the increase of :func:`practical_time` per unit
+    of :math:`\log(1/\delta)` from :math:`10^{-3}` to :math:`10^{-4}`."""
+    T = t_star(instance)
+    return (practical_time(T, 1e-4) - practical_time(T, 1e-3)) / math.log(10)
+
+
+def bc_slope(runs: pd.DataFrame, instance: str, rule: str = "BC") -> tuple[float, float]:
+    """BC's increase per unit of log(1/delta) from 1e-3 to 1e-4: the mean over runs of each
+    run's difference (the two stopping times of a run come from one trajectory) and its SE."""
+    sub = runs[(runs["instance"] == instance) & (runs["rule"] == rule)
+               & (runs["threshold"] == "heuristic")]
+    a = sub[np.isclose(sub["delta"], 1e-3)].set_index(["task", "run"])["samples"]
+    b = sub[np.isclose(sub["delta"], 1e-4)].set_index(["task", "run"])["samples"]
+    diff = (b - a.reindex(b.index)) / math.log(10)
+    return float(diff.mean()), float(diff.std(ddof=1) / math.sqrt(len(diff)))
+
+
+# ---------------------------------------------------------------------------------------------
+# Proposition 1
+# ---------------------------------------------------------------------------------------------
+
+
+def _bern_kl(x, y):
+    return x * math.log(x / y) + (1 - x) * math.log((1 - x) / (1 - y))
+
+
+def _unstructured_f(w, mu, i, j, kl):
+    m = (w[i] * mu[i] + w[j] * mu[j]) / (w[i] + w[j])
+    return w[i] * kl(mu[i], m) + w[j] * kl(mu[j], m), m
+
+
+def prop1_table(n_points: int, seed: int = 0) -> pd.DataFrame:
+    r"""Proposition 1 and Eq. 12 at ``n_points`` random interior weights: for each case the
+    largest relative difference between the gradient formula (Eq. 4) and central finite
+    differences, and (linear case) between the value of Eq. 12's closest alternative and a
+    numerical minimisation over the piece (SLSQP).
+
+    Cases: ``linear`` (Table 1's instance at theta = e1, the book's compiled
+    :func:`bai.algorithms.fws_code.code_alternatives` with the exact :math:`A(w)^{-1}`),
+    ``Gaussian (Eq. 6)`` and ``Bernoulli (Eq. 6)`` (Example 1 with the means of the code's
+    unstructured experiments)."""
+    n_points = check_int(n_points, "n_points", minimum=1)
+    rng = np.random.default_rng(seed)
+    env = table1_instance("e1")
+    X, theta = np.ascontiguousarray(env.X), env.theta
+    K = X.shape[0]
+    b = int(np.argmax(X @ theta))
+    h = 1e-6
+    lin_fd, lin_slsqp = 0.0, 0.0
+
+    def f_all(w):
+        Ainv = np.linalg.inv((X * w[:, None]).T @ X)
+        F, G = np.empty(K), np.zeros((K, K))
+        code_alternatives(X, b, theta, Ainv, w, F, G)
+        return F, G
+
+    for _ in range(n_points):
+        w = rng.dirichlet(np.ones(K))
+        F, G = f_all(w)
+        for j in range(K):
+            if j == b:
+                continue
+            fd = np.array([(f_all(w + h * e)[0][j] - f_all(w - h * e)[0][j]) / (2 * h)
+                           for e in np.eye(K)])
+            lin_fd = max(lin_fd, np.max(np.abs(fd - G[j])) / np.max(np.abs(G[j])))
+            A = (X * w[:, None]).T @ X
+            y = X[b] - X[j]
+            res = optimize.minimize(lambda lam: 0.5 * (theta - lam) @ A @ (theta - lam),
+                                    theta, jac=lambda lam: -A @ (theta - lam), method="SLSQP",
+                                    constraints=[{"type": "ineq", "fun": lambda lam: -y @ lam,
+                                                  "jac": lambda lam: -y}],
+                                    options={"ftol": 1e-14, "maxiter": 500})
+            lin_slsqp = max(lin_slsqp, abs(res.fun - F[j]) / F[j])
+    rows = [{"case": "linear (Eq. 12)", "gradient vs finite differences": lin_fd,
+             "Eq. 12 vs SLSQP": lin_slsqp}]
+    gauss = lambda x, y: 0.5 * (x - y) ** 2          # noqa: E731
+    for name, mu, kl in (("Gaussian (Eq. 6)", np.array(_S["unstructured"]["means"]), gauss),
+                         ("Bernoulli (Eq. 6)", np.array([0.3, 0.21, 0.2, 0.19, 0.18]),
+                          _bern_kl)):
+        worst = 0.0
+        k = len(mu)
+        for _ in range(n_points):
+            w = rng.dirichlet(np.ones(k))
+            i = int(np.argmax(mu))
+            for j in range(k):
+                if j == i:
+                    continue
+                _, m = _unstructured_f(w, mu, i, j, kl)
+                grad = np.zeros(k)
+                grad[i], grad[j] = kl(mu[i], m), kl(mu[j], m)
+                fd = np.array([(_unstructured_f(w + h * e, mu, i, j, kl)[0]
+                                - _unstructured_f(w - h * e, mu, i, j, kl)[0]) / (2 * h)
+                               for e in np.eye(k)])
+                worst = max(worst, np.max(np.abs(fd - grad)) / np.max(np.abs(grad)))
+        rows.append({"case": name, "gradient vs finite differences": worst,
+                     "Eq. 12 vs SLSQP": np.nan})
+    return pd.DataFrame(rows).set_index("case")
+
+
+def metric_drift(steps: int = 2000, seed: int = 0) -> pd.DataFrame:
+    """The code's matrix M (W3) along ``steps`` FW steps with random directions from the
+    uniform design: its distance (relative Frobenius, after normalising both) to the exact
+    :math:`A(x)^{-1}` and to :math:`A(\\text{uniform})`, every few steps."""
+    from ..algorithms.fws_code import code_metric_step
+
+    steps = check_int(steps, "steps", minimum=1)
+    rng = np.random.default_rng(seed)
+    env = table1_instance("2e1")
+    X = np.ascontiguousarray(env.X)
+    K = X.shape[0]
+    x = np.full(K, 1.0 / K)
+    M = X.T @ X / K
+    Au = X.T @ X / K
+    nrm = lambda A: A / np.linalg.norm(A)          # noqa: E731
+    rows = []
+    for t in range(K, K + steps):
+        z = np.zeros(K)
+        z[rng.integers(K)] = 1.0
+        x = x * (t - 1) / t + z / t
+        code_metric_step(M, X, z, float(t), False)
+        if t % 50 == 0 or t == K + steps - 1:
+            Ainv = np.linalg.inv((X * x[:, None]).T @ X)
+            rows.append({"t": t, "to A(x)^-1": np.linalg.norm(nrm(M) - nrm(Ainv)),
+                         "to A(uniform)": np.linalg.norm(nrm(M) - nrm(Au))})
+    return pd.DataFrame(rows).set_index("t")
+
+
+# ---------------------------------------------------------------------------------------------
+# The other experiments
+# ---------------------------------------------------------------------------------------------
+
+
+def other_runs(raw: pd.DataFrame, name: str) -> pd.DataFrame:
+    """The table of the thresholding or unstructured grid as one row per (run, delta)."""
+    out = table1_runs(raw)
+    out["experiment"] = name
+    return out
+
+
+def _gain(c: pd.DataFrame, delta: float, best_col: str, others) -> tuple[float, float]:
+    sub = c[np.isclose(c["delta"], delta)].set_index("col")
+    o = sub.loc[list(others)]
+    m = o["mean"].idxmin()
+    bc = sub.loc[best_col]
+    r = o.loc[m, "mean"] / bc["mean"]
+    se = r * math.hypot(o.loc[m, "se"] / o.loc[m, "mean"], bc["se"] / bc["mean"])
+    return float(r), float(se)
+
+
+def _diff(c: pd.DataFrame, delta: float, best_col: str, others) -> tuple[float, float, str]:
+    sub = c[np.isclose(c["delta"], delta)].set_index("col")
+    o = sub.loc[list(others)]
+    m = o["mean"].idxmin()
+    return (float(sub.loc[best_col, "mean"] - o.loc[m, "mean"]),
+            float(math.hypot(sub.loc[best_col, "se"], o.loc[m, "se"])), str(m))
+
+
+def _t1_cols(cellt, settings) -> pd.DataFrame:
+    tab = column_table(cellt, settings["instance"], settings["bc_metric"],
+                       settings["lt_thresholds"], settings["estimate"])
+    rows = []
+    for col in paper.ALGORITHMS:
+        for dl in DELTAS:
+            rows.append({"col": col, "delta": dl, "mean": tab.loc[dl, (col, "mean")],
+                         "se": tab.loc[dl, (col, "se")]})
+    return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------------------------
+# The claims
+# ---------------------------------------------------------------------------------------------
+
+
+def _bounds() -> dict:
+    return paper.bound_claims({i: t_star(i) for i in ("e1", "2e1")}, kl_delta,
+                              {i: slope_bound(i) for i in ("e1", "2e1")})
+
+
+STUDY.claims.update(paper.CLAIMS)
+STUDY.claims.update(_bounds())
+
+_SHORT = {"printed": "printed", "code instance": "2e1", "code metric": "metric",
+          "code instance and metric": "2e1+metric", "code instance and estimate": "2e1+est",
+          "the reference code": "code",
+          "LT thresholds of the code's comments": "ltc",
+          "code instance, LT thresholds of the code's comments": "2e1+ltc",
+          "code oracle": "oracle", "code instance and oracle": "2e1+oracle"}
+
+
+def record_claims(ledger, runs: pd.DataFrame, cellt: pd.DataFrame, lb: pd.DataFrame,
+                  e2: pd.DataFrame, e3: pd.DataFrame, prop1: pd.DataFrame) -> None:
+    """Check every claim of :mod:`bai.reported.wang2021` in ``ledger`` (the chapter calls it
+    once, beside its figures; the rows are listed in the chapter's closing note)."""
+    # Table 1, number by number, under every reading that changes that column
+    for col in paper.COLUMNS:
+        rds = ["printed", "code instance"]
+        if col == "BC":
+            rds += ["code metric", "code instance and metric", "code instance and estimate",
+                    "the reference code"]
+        elif col in ("LT", "LT-H"):
+            rds += ["LT thresholds of the code's comments",
+                    "code instance, LT thresholds of the code's comments"]
+        elif col == "LB":
+            rds += ["code oracle", "code instance and oracle"]
+        for rd in rds:
+            s = _settings_for(rd)
+            if col == "LB":
+                key = ("code oracle kl" if s["lb"] == "code oracle" else "T* kl") + \
+                    f" ({s['instance']})"
+                vals = {d: (float(lb.loc[d, key]), 0.0) for d in DELTAS}
+            else:
+                tab = column_table(cellt, s["instance"], s["bc_metric"], s["lt_thresholds"],
+                                   s["estimate"])
+                vals = {d: (float(tab.loc[d, (col, "mean")]), float(tab.loc[d, (col, "se")]))
+                        for d in DELTAS}
+            for dl in DELTAS:
+                v, se = vals[dl]
+                ledger.check(f"wang.t1.{col}.d{{delta}}.{{rd}}", value=v, se=se,
+                             paper_value=paper.printed_value(col, dl), settings=s,
+                             delta=f"{dl:g}", rd=_SHORT[rd])
+    # the text around Table 1: BC smallest, its gain, under the readings of BC's column
+    others = paper.ALGORITHMS[1:]
+    for rd in ("printed", "code instance", "the reference code"):
+        s = _settings_for(rd)
+        c = _t1_cols(cellt, s)
+        for dl in DELTAS:
+            v, se, _ = _diff(c, dl, "BC", others)
+            ledger.check("wang.t1.rank.d{delta}.{rd}", value=v, se=se, settings=s,
+                         delta=f"{dl:g}", rd=_SHORT[rd])
+            g, gse = _gain(c, dl, "BC", others)
+            ledger.check("wang.t1.spectacular.d{delta}.{rd}", value=g, se=gse, settings=s,
+                         paper_value=paper.gain_value(dl), delta=f"{dl:g}", rd=_SHORT[rd])
+    # the lower bound of Eq. 1 against every algorithm's mean
+    for rd in ("printed", "code instance"):
+        s = _settings_for(rd)
+        c = _t1_cols(cellt, s)
+        for _, r in c.iterrows():
+            ledger.check(f"wang.lb.{{col}}.d{r['delta']:g}.{s['instance']}", value=r["mean"],
+                         se=r["se"], settings=s, col=r["col"])
+        # Theorem 1 at the paper's deltas: error rates and the slope
+        sub = cellt[(cellt["instance"] == s["instance"]) & (cellt["rule"] == "BC")
+                    & (cellt["threshold"] == "heuristic")].set_index("delta")
+        for dl in DELTAS:
+            ledger.check(f"wang.th1.error.d{dl:g}.{{rd}}", failures=int(sub.loc[dl, "err"]),
+                         runs=int(sub.loc[dl, "n"]), settings=s, rd=_SHORT[rd])
+        v, se = bc_slope(runs, s["instance"])
+        ledger.check(f"wang.th1.slope.{s['instance']}", value=v, se=se, settings=s)
+    ledger.check("wang.th2")
+    # Proposition 1 and Eq. 12
+    for case, r in prop1.iterrows():
+        ledger.check("wang.prop1.{case}", value=float(r["gradient vs finite differences"]),
+                     case=case)
+        if not np.isnan(r["Eq. 12 vs SLSQP"]):
+            ledger.check("wang.eq12.{case}", value=float(r["Eq. 12 vs SLSQP"]), case=case)
+    # the other experiments
+    c2 = cells(e2).rename(columns={"rule": "col"})
+    c2["col"] = c2["col"].replace({"FWS": "BC", "LinGame": "Lk-C", "uniform": "RR"})
+    c3 = cells(e3).rename(columns={"rule": "col"})
+    t1 = _t1_cols(cellt, _settings_for("printed"))
+    for dl in DELTAS:
+        v, se, _ = _diff(c2, dl, "BC", ("Lk-C", "RR"))
+        ledger.check("wang.abs.thresholding.d{delta}", value=v, se=se, delta=f"{dl:g}")
+        v, se, _ = _diff(c3, dl, "BC", ("Lazy TaS", "LinGame", "RR"))
+        ledger.check("wang.abs.unstructured.d{delta}", value=v, se=se, delta=f"{dl:g}")
+        v, se, _ = _diff(c3, dl, "BC", ("LinGame",))
+        ledger.check("wang.game.d{delta}", value=v, se=se, delta=f"{dl:g}")
+        g3, s3 = _gain(c3, dl, "BC", ("Lazy TaS", "LinGame", "RR"))
+        g1, s1 = _gain(t1, dl, "BC", others)
+        ledger.check("wang.other.d{delta}", value=g3 - g1, se=math.hypot(s3, s1),
+                     delta=f"{dl:g}")
+    for cid in ("wang.abs.lipschitz", "wang.lip", "wang.lma"):
+        ledger.check(cid)
+
+
+# ---------------------------------------------------------------------------------------------
+# Figures
+# ---------------------------------------------------------------------------------------------
+
+_COLORS = dict(zip(paper.ALGORITHMS, plotting.level_colors(list(paper.ALGORITHMS)).values()))
+
+
+def _panel(ax, tab, title, lb_line=None, printed=True):
+    x = np.log10(1 / np.array(DELTAS))
+    for col in paper.ALGORITHMS:
+        ax.errorbar(x, tab[(col, "mean")], yerr=2 * tab[(col, "se")], marker="o", ms=4,
+                    capsize=2, color=_COLORS[col], label=col)
+        if printed:
+            ax.plot(x, [paper.printed_value(col, d).value for d in DELTAS], ls="none",
+                    marker="x", ms=7, color=_COLORS[col])
+    if lb_line is not None:
+        plotting.lower_bound_line(ax, x, lb_line, label="T* kl(δ, 1-δ)")
+    ax.plot(x, [paper.printed_value("LB", d).value for d in DELTAS], ls=":", color="k",
+            label="printed LB")
+    ax.set(yscale="log", xlabel="log10(1/δ)", ylabel="mean samples (± 2 SE)", title=title,
+           xticks=x)
+
+
+def plot_table1(cellt: pd.DataFrame, lb: pd.DataFrame):
+    """Table 1 as curves, ours (dots, ± 2 SE) against the printed numbers (crosses): at
+    theta = e1 (the text) and theta = 2 e1 (the code), BC in the exact metric."""
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
+    for ax, inst in zip(axes, ("e1", "2e1")):
+        _panel(ax, column_table(cellt, inst), f"θ = {inst.replace('e1', ' e1').strip()}",
+               lb[f"T* kl ({inst})"].to_numpy())
+    axes[1].legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8)
+    fig.suptitle("Table 1: ours (dots) and printed (crosses)")
+    fig.tight_layout()
+    return fig
+
+
+def plot_errata(cellt: pd.DataFrame, lb: pd.DataFrame):
+    """The two errata: the LB column (printed, T* kl at both instances, the code's oracle) and
+    BC's column (printed, exact metric and code metric at theta = 2 e1)."""
+    x = np.log10(1 / np.array(DELTAS))
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4))
+    for key, st in (("T* kl (2e1)", "-"), ("code oracle kl (2e1)", "--"), ("T* kl (e1)", "-."),
+                    ("code oracle kl (e1)", ":")):
+        a.plot(x, lb[key], st, marker="o", ms=4, label=key)
+    a.plot(x, lb["printed"], "kx", ms=9, label="printed LB")
+    a.set(xlabel="log10(1/δ)", ylabel="LB_lin(δ)", yscale="log", title="the LB column",
+          xticks=x)
+    a.legend(fontsize=8)
+    for rule, label in (("BC", "BC, exact A(x)^-1"), ("BC (code metric)", "BC, code metric")):
+        sub = cellt[(cellt["instance"] == "2e1") & (cellt["rule"] == rule)].set_index("delta")
+        sub = sub.reindex(list(DELTAS))
+        b.errorbar(x, sub["mean"], yerr=2 * sub["se"], marker="o", capsize=2, label=label)
+    b.plot(x, [paper.printed_value("BC", d).value for d in DELTAS], "kx", ms=9,
+           label="printed BC")
+    b.plot(x, lb["practical (2e1)"], color="grey", ls="--", label="t = T* β(t, δ)")
+    b.set(xlabel="log10(1/δ)", ylabel="mean samples (± 2 SE)", title="BC at θ = 2 e1",
+          xticks=x)
+    b.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def plot_lt(cellt: pd.DataFrame):
+    """Lazy TaS as the code samples, at theta = 2 e1, under the three thresholds, against the
+    printed LT and LT-H."""
+    x = np.log10(1 / np.array(DELTAS))
+    fig, ax = plt.subplots(figsize=(6.5, 4))
+    names = {"heuristic": "log((1 + log t)/δ)", LT_THRESHOLD: "App. A.1 (β_LT)",
+             LT_EQ9: "Eq. 9 (log det)"}
+    for thr, label in names.items():
+        sub = cellt[(cellt["instance"] == "2e1") & (cellt["rule"] == "Lazy TaS (code)")
+                    & (cellt["threshold"] == thr)].set_index("delta").reindex(list(DELTAS))
+        ax.errorbar(x, sub["mean"], yerr=2 * sub["se"], marker="o", capsize=2, label=label)
+    for col, mk in (("LT", "kx"), ("LT-H", "k+")):
+        ax.plot(x, [paper.printed_value(col, d).value for d in DELTAS], mk, ms=9,
+                label=f"printed {col}")
+    ax.set(xlabel="log10(1/δ)", ylabel="mean samples (± 2 SE)", yscale="log", xticks=x,
+           title="Lazy TaS (the code's rule) at θ = 2 e1")
+    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    fig.tight_layout()
+    return fig
+
+
+def plot_other(e2: pd.DataFrame, e3: pd.DataFrame, t2: float, t3: float):
+    """The code's E2 (thresholding) and E3 (unstructured Gaussian): mean samples per rule,
+    with the lower bound T* kl."""
+    x = np.log10(1 / np.array(DELTAS))
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    for ax, df, T, title in ((axes[0], e2, t2, "E2: linear thresholding (τ = 0.9)"),
+                             (axes[1], e3, t3, "E3: unstructured Gaussian")):
+        c = cells(df)
+        for rule, g in c.groupby("rule", sort=False):
+            g = g.set_index("delta").reindex(list(DELTAS))
+            ax.errorbar(x, g["mean"], yerr=2 * g["se"], marker="o", capsize=2, label=rule)
+        plotting.lower_bound_line(ax, x, [T * kl_delta(d) for d in DELTAS],
+                                  label="T* kl(δ, 1-δ)")
+        ax.set(xlabel="log10(1/δ)", ylabel="mean samples (± 2 SE)", title=title, xticks=x)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def error_table(cellt: pd.DataFrame) -> pd.DataFrame:
+    """Errors (stopped with a wrong answer) per cell of Table 1's grid, with the one-sided 95%
+    Clopper--Pearson upper bound."""
+    out = cellt.copy()
+    out["CP upper"] = [clopper_pearson(int(k), int(n), 0.9)[1]
+                       for k, n in zip(out["err"], out["n"])]
+    return out.pivot_table(index=["instance", "rule", "threshold"], columns="delta",
+                           values="err", aggfunc="first")
