@@ -49,10 +49,10 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from ..validation import as_matrix, as_vector, check_int
+from ..validation import as_matrix, as_vector, check_choice, check_int, check_rng
 from .fws import _is_square, solve_matrix_game
-from .glr import (GLRResult, GLRRule, check_deltas, design_inverse, observe, simulate,
-                  simulate_runs)
+from .glr import (GLRResult, GLRRule, check_deltas, check_env, check_thresholds,
+                  design_inverse, observe, simulate, simulate_runs)
 
 __all__ = ["FWSCodeResult", "fws_code", "fws_code_runs", "code_alternatives",
            "code_metric_step", "oracle_code", "ORACLE_STEPS"]
@@ -63,7 +63,7 @@ ORACLE_STEPS = 10_000
 
 @dataclass
 class FWSCodeResult(GLRResult):
-    """One run of FWS with the reference code's metric (``info["lp_steps"]``: steps that solved
+    r"""One run of FWS with the reference code's metric (``info["lp_steps"]``: steps that solved
     the zero-sum game)."""
 
 
@@ -200,7 +200,7 @@ def _in_interior(X, b, theta):
 
 @numba.njit(cache=True)
 def _code_glr(X, theta, Vr, N, y, u):
-    """The code's GLR statistic (``glrt`` with ``alt_min_linear_bai``, spec W4): the ridge
+    r"""The code's GLR statistic (``glrt`` with ``alt_min_linear_bai``, spec W4): the ridge
     estimate ``theta``, ``Vr`` :math:`=(I+V_t)^{-1}`, ``b`` the best arm of ``theta``, and
     :math:`\min_{j\ne b}\sum_kN_k\frac12(x_k^\top(\theta-\lambda_j))^2` with
     :math:`\lambda_j=\theta-(g_j/\|y_j\|^2_{V_r})V_ry_j`. Returns ``(b, stat)``."""
@@ -315,6 +315,7 @@ def _kernel(X, Z, means, sigma, noise, extra, st, rs):
 
 
 def _check_best_arm(env):
+    env = check_env(env)
     if env.Z is not env.X and not np.array_equal(env.Z, env.X):
         raise ValueError("fws_code runs the reference code's linear best-arm rule, whose answers "
                          "are the arms (Z = X)")
@@ -322,7 +323,7 @@ def _check_best_arm(env):
 
 def fws_code(env, rng, *, deltas=(0.1,), threshold="heuristic", max_samples: int = 10**7,
              estimate: str = "lse", metric: str = "code") -> FWSCodeResult:
-    """One run of FWS with the reference code's metric (module docstring). The first steps
+    r"""One run of FWS with the reference code's metric (module docstring). The first steps
     pull every arm not pulled by the initial pulls once (the code pulls each arm once before
     its first FW step).
 
@@ -348,13 +349,14 @@ def fws_code(env, rng, *, deltas=(0.1,), threshold="heuristic", max_samples: int
         with ``estimate="code"``, the effect of the code's estimate alone.
     """
     _check_best_arm(env)
-    if estimate not in ("lse", "code"):
-        raise ValueError(f"estimate must be 'lse' or 'code', got {estimate!r}")
+    check_rng(rng)
+    check_choice(estimate, "estimate", ("lse", "code"))
+    check_choice(metric, "metric", ("code", "exact"))
     deltas_ = check_deltas(deltas)
-    if estimate == "code" and threshold not in ("heuristic", ("heuristic",), ["heuristic"]):
-        raise ValueError("estimate='code' stops by the heuristic threshold only (the code's)")
-    if metric not in ("code", "exact"):
-        raise ValueError(f"metric must be 'code' or 'exact', got {metric!r}")
+    check_thresholds(threshold)
+    if estimate == "code" and tuple(check_thresholds(threshold)) != ("heuristic",):
+        raise ValueError("threshold must be 'heuristic' with estimate='code' (the code's "
+                         "threshold)")
     cnt = np.array([0, int(estimate == "code"), int(metric == "exact")], dtype=np.int64)
     order = np.argsort(-deltas_)
     nL = len(deltas_) if estimate == "code" else 0

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from ..validation import check_delta, check_int, check_rng
+from ..validation import as_matrix, check_delta, check_int, check_rng
 from .glr import (GLRResult, GLRRule, THRESHOLDS, _sm_scaled_buf, check_deltas, check_env,
                   design_inverse, observe, simulate)
 from .common import RunsResult
@@ -75,15 +75,18 @@ def beta_lt(t, delta, d: int) -> float:
 
 @dataclass
 class LazyTaSCodeResult(GLRResult):
-    """One run of the code's Lazy TaS (``info["forced"]``: forced pulls, ``info["c0"]``,
+    r"""One run of the code's Lazy TaS (``info["forced"]``: forced pulls, ``info["c0"]``,
     ``info["spanner"]``: the random spanner :math:`A_0`)."""
 
 
 def random_spanner(X, rng) -> tuple[np.ndarray, np.ndarray]:
     """The code's initial phase: arms drawn uniformly at random until the drawn arms span
     R^d. Returns ``(sequence, spanner)``: every draw (all pulled), and the rank-raising ones."""
-    X = np.asarray(X, dtype=float)
+    X = as_matrix(X, "X")
+    rng = check_rng(rng)
     K, d = X.shape
+    if np.linalg.matrix_rank(X) < d:
+        raise ValueError("X must span R^d")
     seq, span = [], []
     while len(span) < d:
         k = int(rng.integers(K))
@@ -242,7 +245,7 @@ def _kernel(X, Z, means, sigma, noise, extra, st, rs):
 
 def lazy_tas_code(env, rng, *, deltas=(0.1,), threshold=("heuristic", LT_THRESHOLD, LT_EQ9),
                   max_samples: int = 10**7, fw_steps: int = FW_STEPS) -> LazyTaSCodeResult:
-    """One run of the code's Lazy TaS (module docstring), read at every delta of ``deltas``
+    r"""One run of the code's Lazy TaS (module docstring), read at every delta of ``deltas``
     and every threshold of ``threshold``: names of :data:`bai.algorithms.glr.THRESHOLDS`,
     :data:`LT_THRESHOLD` (:func:`beta_lt`) and :data:`LT_EQ9` (Jedra and Proutière's Eq. 9,
     :math:`1.1\log(\sqrt{\det(I+A/(0.1c_1))}/\delta)` with :math:`c_1=\lambda_{\min}` of the
@@ -262,12 +265,15 @@ def lazy_tas_code(env, rng, *, deltas=(0.1,), threshold=("heuristic", LT_THRESHO
     env = check_env(env)
     rng = check_rng(rng)
     deltas = check_deltas(deltas)
-    names = (threshold,) if isinstance(threshold, str) else tuple(threshold)
+    names = (threshold,) if isinstance(threshold, str) else threshold
     own_names = (LT_THRESHOLD, LT_EQ9)
-    known = set(THRESHOLDS) | set(own_names)
-    if not names or any(n not in known for n in names) or len(set(names)) != len(names):
-        raise ValueError(f"threshold must be distinct names among {sorted(known)}, got "
-                         f"{threshold!r}")
+    known = sorted(set(THRESHOLDS) | set(own_names))
+    if not isinstance(names, (list, tuple)) or not names or \
+            not all(isinstance(n, str) for n in names):
+        raise TypeError(f"threshold must be one of {known} or a list of them, got {threshold!r}")
+    names = tuple(names)
+    if any(n not in known for n in names) or len(set(names)) != len(names):
+        raise ValueError(f"threshold must be distinct names among {known}, got {threshold!r}")
     max_samples = check_int(max_samples, "max_samples", minimum=env.d + 1)
     fw_steps = check_int(fw_steps, "fw_steps", minimum=1)
     engine = tuple(n for n in names if n not in own_names)

@@ -73,30 +73,54 @@ def threshold_instance(X, theta, tau: float, sigma: float = 1.0) -> ThresholdIns
     theta = as_vector(theta, "theta", size=X.shape[1])
     if np.linalg.matrix_rank(X) < X.shape[1]:
         raise ValueError("X must span R^d")
-    tau = float(tau)
-    if not math.isfinite(tau):
-        raise ValueError(f"tau must be finite, got {tau}")
+    tau = _tau(tau)
     if np.any(np.abs(X @ theta - tau) <= 1e-12):
         raise ValueError("no arm's mean may equal tau (the answer would not be unique)")
     return ThresholdInstance(np.ascontiguousarray(X, dtype=float), theta, tau,
                              check_positive(sigma, "sigma"))
 
 
+def _tau(tau) -> float:
+    if isinstance(tau, bool) or not isinstance(tau, (int, float, np.integer, np.floating)):
+        raise TypeError(f"tau must be a real number, got {type(tau).__name__}")
+    tau = float(tau)
+    if not math.isfinite(tau):
+        raise ValueError(f"tau must be finite, got {tau}")
+    return tau
+
+
+def _xtw(X, theta, tau, w=False):
+    X = as_matrix(X, "X")
+    theta = as_vector(theta, "theta", size=X.shape[1])
+    tau = _tau(tau)
+    if w is False:
+        return X, theta, tau
+    w = as_vector(w, "w", size=X.shape[0])
+    if np.any(w < 0) or np.linalg.matrix_rank((X * w[:, None]).T @ X) < X.shape[1]:
+        raise ValueError("w must be non-negative weights whose design spans R^d")
+    return X, theta, tau, w
+
+
 def answer(X, theta, tau) -> np.ndarray:
     """The correct answer: a boolean per arm, ``x_k . theta > tau``."""
-    return as_matrix(X, "X") @ as_vector(theta, "theta") > tau
+    X, theta, tau = _xtw(X, theta, tau)
+    return X @ theta > tau
 
 
 def piece_values(X, theta, tau, w, sigma: float = 1.0) -> np.ndarray:
     r""":math:`f_k(w)` of every piece (module docstring), for weights ``w`` of full rank."""
-    Ainv = np.linalg.inv((X * np.asarray(w, float)[:, None]).T @ X)
+    X, theta, tau, w = _xtw(X, theta, tau, w)
+    sigma = check_positive(sigma, "sigma")
+    Ainv = np.linalg.inv((X * w[:, None]).T @ X)
     g = X @ theta - tau
     return g**2 / (2 * sigma**2 * np.einsum("ki,ij,kj->k", X, Ainv, X))
 
 
 def piece_gradients(X, theta, tau, w, sigma: float = 1.0) -> np.ndarray:
     r"""``G[k, i]`` :math:`=\partial f_k/\partial w_i` (envelope theorem, module docstring)."""
-    Ainv = np.linalg.inv((X * np.asarray(w, float)[:, None]).T @ X)
+    X, theta, tau, w = _xtw(X, theta, tau, w)
+    sigma = check_positive(sigma, "sigma")
+    Ainv = np.linalg.inv((X * w[:, None]).T @ X)
     g = X @ theta - tau
     s = np.einsum("ki,ij,kj->k", X, Ainv, X)
     P = X @ Ainv @ X.T                     # P[i, k] = x_i' A^-1 x_k
@@ -107,6 +131,10 @@ def glr_statistic(X, counts, sums, tau, sigma: float = 1.0) -> float:
     """The GLR statistic of the empirical answer from per-arm counts and reward sums."""
     X = as_matrix(X, "X")
     counts = as_vector(counts, "counts", size=X.shape[0])
+    tau = _tau(tau)
+    sigma = check_positive(sigma, "sigma")
+    if np.any(counts < 0) or np.linalg.matrix_rank((X * counts[:, None]).T @ X) < X.shape[1]:
+        raise ValueError("counts must be non-negative and pull arms spanning R^d")
     V = (X * counts[:, None]).T @ X
     Vinv = np.linalg.inv(V)
     theta = Vinv @ (X.T @ as_vector(sums, "sums", size=X.shape[0]))
@@ -117,6 +145,8 @@ def glr_statistic(X, counts, sums, tau, sigma: float = 1.0) -> float:
 def t_star(inst: ThresholdInstance) -> tuple[float, np.ndarray]:
     r""":math:`T^*(\theta)=2\sigma^2\min_w\max_k\|x_k/g_k\|^2_{A(w)^{-1}}` and the optimal
     weights, by the library's design solver (:func:`bai.designs.solve_design`)."""
+    if not isinstance(inst, ThresholdInstance):
+        raise TypeError(f"inst must be a ThresholdInstance, got {type(inst).__name__}")
     g = inst.X @ inst.theta - inst.tau
     res = solve_design(inst.X, inst.X / g[:, None])
     return 2 * inst.sigma**2 * res.value, res.design

@@ -143,7 +143,10 @@ def round_robin_runs(env, n_runs: int, rng, *, deltas=(0.1,), threshold="heurist
     if generators is None:
         gens = rng.spawn(n_runs)
     else:
-        gens = [check_rng(g) for g in generators]
+        if not isinstance(generators, (list, tuple)):
+            raise TypeError(f"generators must be a list of numpy Generators, got "
+                            f"{type(generators).__name__}")
+        gens = [check_rng(g, "generators") for g in generators]
         if len(gens) != n_runs:
             raise ValueError(f"generators must hold n_runs = {n_runs} generators, got "
                              f"{len(gens)}")

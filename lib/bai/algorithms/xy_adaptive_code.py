@@ -48,7 +48,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from ..validation import check_int, check_positive, check_rng
+from ..validation import check_choice, check_int, check_positive, check_rng
 from .common import RunResult, RunsResult
 from .glr import check_deltas, check_env
 
@@ -116,7 +116,7 @@ def _copy(src, dst, N, S, Vinv, G, active, fst, ist, chosen):
 
 @numba.njit(cache=True)
 def _greedy(br, G, active, vals):
-    """The values :math:`\max_{y}y^\top(V+x_kx_k^\top)^{-1}y` of every arm ``k`` over the
+    r"""The values :math:`\max_{y}y^\top(V+x_kx_k^\top)^{-1}y` of every arm ``k`` over the
     active directions of branch ``br`` (into ``vals``) and their minimum."""
     K = vals.shape[0]
     vmin = np.inf
@@ -311,8 +311,7 @@ def xy_adaptive_code(env, rng, *, deltas=(0.1,), max_samples: int = 10**7,
     deltas = check_deltas(deltas)
     max_samples = check_int(max_samples, "max_samples", minimum=env.K + 1)
     alpha = check_positive(alpha, "alpha")
-    if first_phase not in (0, 1) or isinstance(first_phase, bool):
-        raise ValueError(f"first_phase must be 0 (the code) or 1, got {first_phase!r}")
+    check_choice(first_phase, "first_phase", (0, 1))
     X = np.ascontiguousarray(env.X, dtype=float)
     K, d = X.shape
     nL = len(deltas)

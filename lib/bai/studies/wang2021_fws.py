@@ -16,8 +16,9 @@ computes, each a pure function of its arguments:
   code's oracle routine), the readings' tables (:func:`column_table`, :func:`fit_table`),
   Proposition 1 against finite differences (:func:`prop1_table`), Theorem 1's slope
   (:func:`slope_bound`, :func:`bc_slope`);
-* :func:`record_claims`, which checks every claim of :mod:`bai.reported.wang2021` in the ledger,
-  and the figures.
+* :func:`record_table1_claims` and :func:`record_other_claims`, which check every claim of
+  :mod:`bai.reported.wang2021` in the ledger; the sentences the chapter glues (:func:`texts`,
+  :func:`verdict_texts`), its closing note (:func:`closing_note`) and its figures.
 
 **Scale.** The ``paper`` profile runs Table 1 at the paper's scale (1000 runs per column,
 :math:`\delta\in\{10^{-1},..,10^{-4}\}`) under both instances, and the thresholding and
@@ -51,11 +52,13 @@ from ..reported import wang2021 as paper
 from ..validation import check_choice, check_int, check_rng
 from . import Grid, Study, check_frame, check_params
 
-__all__ = ["DELTAS", "D", "PHI", "TAU", "PROFILES", "RULES", "E3_RULES", "STUDY",
+__all__ = ["DELTAS", "D", "PHI", "TAU", "PROFILES", "RULES", "E3_RULES", "STUDY", "BC_READINGS",
+           "reading_args", "record_table1_claims", "record_other_claims", "other_t_star",
+           "claims_view", "closing_note", "texts", "verdict_texts",
            "table1_instance", "thresholding_instance", "unstructured_instance", "t_star",
            "table1_configs", "table1_task", "thresholding_task", "unstructured_task",
            "table1_runs", "cells", "column_table", "lb_table", "fit_table", "practical_time",
-           "slope_bound", "bc_slope", "prop1_table", "other_runs", "record_claims",
+           "slope_bound", "bc_slope", "prop1_table", "other_runs",
            "plot_table1", "plot_errata", "plot_lt", "plot_other", "metric_drift"]
 
 _S = paper.VALUES["settings"]
@@ -129,7 +132,7 @@ def t_star(instance: str) -> float:
 
 def table1_configs(P) -> list[dict]:
     """Every rule of :data:`RULES` at both instances (the costly e1 first)."""
-    check_params(P)
+    check_params(P, ("t1_batches", "t1_batch", "cap"))
     return [{"instance": i, "rule": r} for i in ("e1", "2e1") for r in RULES
             if i == "2e1" or r not in CODE_ONLY]
 
@@ -563,10 +566,20 @@ _SHORT = {"printed": "printed", "code instance": "2e1", "code metric": "metric",
           "code oracle": "oracle", "code instance and oracle": "2e1+oracle"}
 
 
-def record_claims(ledger, runs: pd.DataFrame, cellt: pd.DataFrame, lb: pd.DataFrame,
-                  e2: pd.DataFrame, e3: pd.DataFrame, prop1: pd.DataFrame) -> None:
-    """Check every claim of :mod:`bai.reported.wang2021` in ``ledger`` (the chapter calls it
-    once, beside its figures; the rows are listed in the chapter's closing note)."""
+#: The readings of BC's column, in the order of the chapter's table.
+BC_READINGS = ("printed", "code instance", "code instance and metric",
+               "code instance and estimate", "the reference code")
+
+
+def reading_args(rd: str) -> dict:
+    """The arguments of :func:`column_table` under reading ``rd``."""
+    s = _settings_for(check_choice(rd, "rd", tuple(paper.READINGS)))
+    return {k: s[k] for k in ("instance", "bc_metric", "lt_thresholds", "estimate")}
+
+
+def record_table1_claims(ledger, runs: pd.DataFrame, cellt: pd.DataFrame, lb: pd.DataFrame,
+                         prop1: pd.DataFrame) -> None:
+    """Check the claims of Table 1, its text, Theorems 1-2 and Proposition 1 in ``ledger``."""
     # Table 1, number by number, under every reading that changes that column
     for col in paper.COLUMNS:
         rds = ["printed", "code instance"]
@@ -585,8 +598,7 @@ def record_claims(ledger, runs: pd.DataFrame, cellt: pd.DataFrame, lb: pd.DataFr
                     f" ({s['instance']})"
                 vals = {d: (float(lb.loc[d, key]), 0.0) for d in DELTAS}
             else:
-                tab = column_table(cellt, s["instance"], s["bc_metric"], s["lt_thresholds"],
-                                   s["estimate"])
+                tab = column_table(cellt, **reading_args(rd))
                 vals = {d: (float(tab.loc[d, (col, "mean")]), float(tab.loc[d, (col, "se")]))
                         for d in DELTAS}
             for dl in DELTAS:
@@ -594,7 +606,7 @@ def record_claims(ledger, runs: pd.DataFrame, cellt: pd.DataFrame, lb: pd.DataFr
                 ledger.check(f"wang.t1.{col}.d{{delta}}.{{rd}}", value=v, se=se,
                              paper_value=paper.printed_value(col, dl), settings=s,
                              delta=f"{dl:g}", rd=_SHORT[rd])
-    # the text around Table 1: BC smallest, its gain, under the readings of BC's column
+    # the text around Table 1: BC smallest, its gain
     others = paper.ALGORITHMS[1:]
     for rd in ("printed", "code instance", "the reference code"):
         s = _settings_for(rd)
@@ -606,14 +618,12 @@ def record_claims(ledger, runs: pd.DataFrame, cellt: pd.DataFrame, lb: pd.DataFr
             g, gse = _gain(c, dl, "BC", others)
             ledger.check("wang.t1.spectacular.d{delta}.{rd}", value=g, se=gse, settings=s,
                          paper_value=paper.gain_value(dl), delta=f"{dl:g}", rd=_SHORT[rd])
-    # the lower bound of Eq. 1 against every algorithm's mean
+    # the lower bound of Eq. 1 against every algorithm's mean; Theorem 1
     for rd in ("printed", "code instance"):
         s = _settings_for(rd)
-        c = _t1_cols(cellt, s)
-        for _, r in c.iterrows():
+        for _, r in _t1_cols(cellt, s).iterrows():
             ledger.check(f"wang.lb.{{col}}.d{r['delta']:g}.{s['instance']}", value=r["mean"],
                          se=r["se"], settings=s, col=r["col"])
-        # Theorem 1 at the paper's deltas: error rates and the slope
         sub = cellt[(cellt["instance"] == s["instance"]) & (cellt["rule"] == "BC")
                     & (cellt["threshold"] == "heuristic")].set_index("delta")
         for dl in DELTAS:
@@ -622,16 +632,23 @@ def record_claims(ledger, runs: pd.DataFrame, cellt: pd.DataFrame, lb: pd.DataFr
         v, se = bc_slope(runs, s["instance"])
         ledger.check(f"wang.th1.slope.{s['instance']}", value=v, se=se, settings=s)
     ledger.check("wang.th2")
-    # Proposition 1 and Eq. 12
     for case, r in prop1.iterrows():
         ledger.check("wang.prop1.{case}", value=float(r["gradient vs finite differences"]),
                      case=case)
         if not np.isnan(r["Eq. 12 vs SLSQP"]):
             ledger.check("wang.eq12.{case}", value=float(r["Eq. 12 vs SLSQP"]), case=case)
-    # the other experiments
+
+
+def _other_cells(e2, e3):
     c2 = cells(e2).rename(columns={"rule": "col"})
     c2["col"] = c2["col"].replace({"FWS": "BC", "LinGame": "Lk-C", "uniform": "RR"})
-    c3 = cells(e3).rename(columns={"rule": "col"})
+    return c2, cells(e3).rename(columns={"rule": "col"})
+
+
+def record_other_claims(ledger, cellt: pd.DataFrame, e2: pd.DataFrame,
+                        e3: pd.DataFrame) -> None:
+    """Check the claims of the other experiments (E2, E3) and the claims not comparable."""
+    c2, c3 = _other_cells(e2, e3)
     t1 = _t1_cols(cellt, _settings_for("printed"))
     for dl in DELTAS:
         v, se, _ = _diff(c2, dl, "BC", ("Lk-C", "RR"))
@@ -641,11 +658,160 @@ def record_claims(ledger, runs: pd.DataFrame, cellt: pd.DataFrame, lb: pd.DataFr
         v, se, _ = _diff(c3, dl, "BC", ("LinGame",))
         ledger.check("wang.game.d{delta}", value=v, se=se, delta=f"{dl:g}")
         g3, s3 = _gain(c3, dl, "BC", ("Lazy TaS", "LinGame", "RR"))
-        g1, s1 = _gain(t1, dl, "BC", others)
+        g1, s1 = _gain(t1, dl, "BC", paper.ALGORITHMS[1:])
         ledger.check("wang.other.d{delta}", value=g3 - g1, se=math.hypot(s3, s1),
                      delta=f"{dl:g}")
     for cid in ("wang.abs.lipschitz", "wang.lip", "wang.lma"):
         ledger.check(cid)
+
+
+def other_t_star() -> tuple[float, float]:
+    """T* of the thresholding (E2) and unstructured (E3) instances."""
+    env = unstructured_instance()
+    return (linear_thresholding.t_star(thresholding_instance())[0],
+            float(linear_t_star(env.X, env.theta)))
+
+
+def _fmt(v, se=None) -> str:
+    out = f"{v:,.0f}" if abs(v) >= 100 else f"{v:.3g}"
+    return out if se is None else f"{out} ± {se:,.0f}" if abs(v) >= 100 else \
+        f"{out} ± {se:.2g}"
+
+
+def claims_view(ledger, *claims: str) -> pd.DataFrame:
+    """The ledger's rows under the paper claims ``claims`` (id prefixes): reading, paper value,
+    ours ± SE (or failures/runs), the rule and the verdict."""
+    rows = []
+    for c in ledger.claims:
+        if not any(c.claim == p or c.claim.startswith(p + ".") for p in claims):
+            continue
+        d = c.details or {}
+        ours = (f"{d['failures']}/{d['runs']}" if "failures" in d else
+                "" if c.value is None else _fmt(float(c.value), c.se))
+        rows.append({"row": c.id, "reading": c.reading, "role": c.role,
+                     "paper": "" if c.paper_value is None else _fmt(float(c.paper_value)),
+                     "ours": ours, "rule": c.rule, "verdict": c.verdict})
+    return pd.DataFrame(rows).set_index("row")
+
+
+def closing_note(ledger) -> pd.DataFrame:
+    """Claim by claim: the paper's value, ours ± SE under the printed reading, the verdict and
+    the reading that rescues it (the chapter's closing note)."""
+    rows = []
+    for c in ledger.paper_claims():
+        first = c["rows"][0]
+        d = first.get("details") or {}
+        ours = (f"{d['failures']}/{d['runs']}" if "failures" in d else
+                "" if first.get("value") is None else _fmt(float(first["value"]),
+                                                            first.get("se")))
+        alt = ""
+        if c["reading"]:
+            r = next(b for b in c["beneath"] if b.get("note") == c["reading"])
+            alt = f"{r['reading']}: {_fmt(float(r['value']), r.get('se'))}"
+        rows.append({"claim": c["id"],
+                     "paper": "" if c["paper_value"] is None else _fmt(float(c["paper_value"])),
+                     "ours (printed reading)": ours, "verdict": c["verdict"],
+                     "reproduced under": alt})
+    return pd.DataFrame(rows).set_index("claim")
+
+
+def texts(cellt: pd.DataFrame, lb: pd.DataFrame, P) -> dict:
+    """The numbers and sentences the chapter glues into its prose (nothing typed by hand)."""
+    check_params(P, ("t1_batches", "t1_batch"))
+    from ..algorithms.fws_code import ORACLE_STEPS
+    out = {"runs_per_cell": P["t1_batches"] * P["t1_batch"], "oracle_steps": ORACLE_STEPS}
+    out["setting_text"] = (
+        f"$\\theta=e_1$, $d={D}$, $\\phi={PHI:g}$, "
+        f"$\\delta\\in\\{{{', '.join(f'{d:g}' for d in DELTAS)}\\}}$ and "
+        f"{_S['n_runs']:,} runs per column")
+    out["tstar_e1"], out["tstar_2e1"] = lb.attrs["T* (e1)"], lb.attrs["T* (2e1)"]
+    out["code_2e1"], out["code_e1"] = lb.attrs["code (2e1)"], lb.attrs["code (e1)"]
+    out["lb_implied"] = float(lb["printed / kl"].mean())
+    env = table1_instance("2e1")
+    from ..designs import oracle_design
+    out["wstar_e2"] = float(oracle_design(env.X, env.theta).design[1])
+    out["oracle_e2"] = float(oracle_code(env.X, env.theta)[1][1])
+    fit = fit_table(cellt, lb)
+    n = lambda rd, col: int(fit.loc[rd, col].split("/")[0])      # noqa: E731
+    algs = [c for c in paper.COLUMNS]
+    printed = sum(n("printed", c) for c in algs)
+    best = {c: max(fit.index, key=lambda rd: (n(rd, c), rd == "code instance")) for c in algs}
+    out["fit_text"] = (
+        f"Under the printed reading ($\\theta=e_1$) {printed} of the "
+        f"{4 * len(algs)} printed numbers are reproduced: every column is several times "
+        "larger than printed. At the code's instance ($\\theta=2e_1$) the baselines that "
+        "need no further reading come out as printed (" + ", ".join(
+            f"{c} {n('code instance', c)}/4" for c in ("CG-C", "Lk-C", "XY-A", "RR")) +
+        f"); BC needs the code's metric and estimate as well ({n('the reference code', 'BC')}/4"
+        f" under the reference code, {n('code instance', 'BC')}/4 with the paper's algorithm), "
+        f"LT and LT-H the thresholds of the code's comments (LT-H "
+        f"{n('code instance, LT thresholds of the code' + chr(39) + 's comments', 'LT-H')}/4, "
+        f"LT {n('code instance, LT thresholds of the code' + chr(39) + 's comments', 'LT')}/4)"
+        f", and LB the code's oracle routine ({n('code instance and oracle', 'LB')}/4).")
+    bc = {rd: column_table(cellt, **reading_args(rd))[("BC", "mean")] for rd in BC_READINGS}
+    pr = [paper.printed_value("BC", d).value for d in DELTAS]
+    rel = lambda rd: float(np.mean(bc[rd].to_numpy() / np.array(pr)))      # noqa: E731
+    out["bc_text"] = (
+        "At $\\theta=2e_1$, the paper's algorithm (exact metric, least-squares GLR) needs "
+        f"on average {rel('code instance'):.0%} of the printed numbers; the code's metric alone "
+        f"brings it to {rel('code instance and metric'):.0%}, the code's estimate alone to "
+        f"{rel('code instance and estimate'):.0%}, and both, the reference code, to "
+        f"{rel('the reference code'):.0%}. The printed BC column is the code's, not "
+        "Algorithm 1's.")
+    lt = column_table(cellt, "2e1", lt_thresholds="code comment")
+    ltp = [paper.printed_value("LT", d).value for d in DELTAS]
+    lth = [paper.printed_value("LT-H", d).value for d in DELTAS]
+    ltc = "code instance, LT thresholds of the code's comments"
+    out["lt_text"] = (
+        "At $\\theta=2e_1$ the heuristic threshold stops the code's Lazy TaS at "
+        f"{float(np.mean(column_table(cellt, '2e1')[('LT-H', 'mean')] / np.array(lth))):.0%} "
+        "of the printed LT-H, and $\\beta_{LT}$ at "
+        f"{float(np.mean(column_table(cellt, '2e1')[('LT', 'mean')] / np.array(ltp))):.0%} of "
+        "the printed LT: the spec's pairing fits neither column. Shifted by one threshold, "
+        f"$\\beta_{{LT}}$ gives LT-H ({fit.loc[ltc, 'LT-H']} numbers reproduced) and Eq. 9 "
+        f"gives LT at {float(np.mean(lt[('LT', 'mean')] / np.array(ltp))):.0%} of the printed "
+        f"numbers ({fit.loc[ltc, 'LT']}). The printed LT and LT-H are Lazy TaS stopped by the "
+        "two thresholds the code defines and does not call.")
+    return out
+
+
+def verdict_texts(ledger, e2, e3) -> dict:
+    """The sentences the chapter glues after the claims are checked."""
+    rows = {c.id: c for c in ledger.claims}
+    out = {}
+    errs = [rows[f"wang.th1.error.d{d:g}.printed"] for d in DELTAS]
+    sl = {i: rows[f"wang.th1.slope.{i}"] for i in ("e1", "2e1")}
+    out["th1_text"] = (
+        "BC's errors over the runs at each $\\delta$ are " + ", ".join(
+            f"{r.details['failures']}/{r.details['runs']}" for r in errs) +
+        " (largest to smallest $\\delta$, printed reading). Its slope is "
+        f"{_fmt(sl['e1'].value, sl['e1'].se)} at $\\theta=e_1$ against the optimal rate "
+        f"{slope_bound('e1'):.0f}, and {_fmt(sl['2e1'].value, sl['2e1'].se)} at "
+        f"$2e_1$ against {slope_bound('2e1'):.0f}: " +
+        ("both within two standard errors of the optimal rate."
+         if all(r.verdict != "not reproduced" for r in sl.values()) else
+         "above the optimal rate by more than two standard errors at one instance at least."))
+    c2, c3 = _other_cells(e2, e3)
+    g2 = {d: _gain(c2, d, "BC", ("Lk-C", "RR"))[0] for d in DELTAS}
+    g3 = {d: _gain(c3, d, "BC", ("Lazy TaS", "LinGame", "RR"))[0] for d in DELTAS}
+    out["other_text"] = (
+        "In the thresholding experiment BC needs "
+        f"{1 / max(g2.values()):.0%} to {1 / min(g2.values()):.0%} of the samples of the "
+        "better of Lk-C and RR; in the unstructured one "
+        f"{1 / max(g3.values()):.0%} to {1 / min(g3.values()):.0%} of the best of the "
+        "library's rules. The unstructured gain is smaller than the linear one, as Sec. 5.2 "
+        "says, but the competitors are the library's, not the paper's (a substitute).")
+    tot = ledger.totals()
+    out["discussion_text"] = (
+        f"Of the chapter's {sum(tot.values())} paper claims, "
+        f"{tot['reproduced as printed']} are reproduced as printed, "
+        f"{tot['reproduced under an alternative reading only']} only under an alternative "
+        f"reading, {tot['not reproduced']} are not reproduced, "
+        f"{tot['inconclusive']} are inconclusive and {tot['not comparable']} not comparable "
+        "(the summary at the top). Table 1 is the code's table: the printed numbers fit the "
+        "code's instance, the code's BC, the code's two unused Lazy TaS thresholds and the "
+        "code's oracle routine, and none of them the text's instance.")
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
