@@ -1357,7 +1357,7 @@ EXEMPT.update({
     **{f"bai.studies.wang2021_fws.{n}": _PRESENT for n in (
         "table1_runs", "cells", "column_table", "lb_table", "fit_table", "bc_slope",
         "other_runs", "record_table1_claims", "record_other_claims", "claims_view",
-        "closing_note", "texts", "verdict_texts", "plot_table1", "plot_errata", "plot_lt",
+        "closing_note", "texts", "verdict_texts", "run_time_text", "plot_table1", "plot_errata", "plot_lt",
         "plot_other")},
     "bai.studies.wang2021_fws.thresholding_instance": "no arguments",
     "bai.studies.wang2021_fws.unstructured_instance": "no arguments",

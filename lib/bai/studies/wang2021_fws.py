@@ -54,7 +54,7 @@ from . import Grid, Study, check_frame, check_params
 
 __all__ = ["DELTAS", "D", "PHI", "TAU", "PROFILES", "RULES", "E3_RULES", "STUDY", "BC_READINGS",
            "reading_args", "record_table1_claims", "record_other_claims", "other_t_star",
-           "claims_view", "closing_note", "texts", "verdict_texts",
+           "claims_view", "closing_note", "texts", "verdict_texts", "run_time_text",
            "table1_instance", "thresholding_instance", "unstructured_instance", "t_star",
            "table1_configs", "table1_task", "thresholding_task", "unstructured_task",
            "table1_runs", "cells", "column_table", "lb_table", "fit_table", "practical_time",
@@ -713,6 +713,19 @@ def closing_note(ledger) -> pd.DataFrame:
                      "ours (printed reading)": ours, "verdict": c["verdict"],
                      "reproduced under": alt})
     return pd.DataFrame(rows).set_index("claim")
+
+
+def run_time_text(path, P) -> str:
+    """One sentence: the chapter's wall time (from the saved ledger) and the CPU time of Table 1's
+    tasks, at the profile ``P``."""
+    import json
+    from pathlib import Path
+
+    meta = json.loads(Path(path).read_text())["meta"]
+    return (f"This execution (profile `{meta.get('profile', '?')}`, {P.get('n_jobs', 1)} "
+            f"worker(s)) took {meta['seconds']:.0f} s from the ledger's creation to its save; "
+            f"Table 1's tasks used {meta.get('cpu_seconds_table1', float('nan')):.0f} CPU "
+            "seconds.")
 
 
 def texts(cellt: pd.DataFrame, lb: pd.DataFrame, P) -> dict:
