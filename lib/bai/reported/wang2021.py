@@ -71,6 +71,13 @@ def printed_value(col: str, delta: float) -> Printed:
     return _printed(col, delta)
 
 
+def delta_value(delta: float) -> Printed:
+    """A confidence level of Table 1 (the target of an error-rate claim), with its locator."""
+    if delta not in _TABLE1:
+        raise ValueError(f"delta must be one of {DELTAS}, got {delta!r}")
+    return Printed(delta, f"{_T1}, row delta = {delta:g} (Sec. 5.2)")
+
+
 def gain_value(delta: float) -> Derived:
     """The printed gain of BC: the best other column over BC, at ``delta``."""
     names = {"LT": "LTs", "LT-H": "LTh", "CG-C": "CGC", "Lk-C": "LkC", "XY-A": "XYA",

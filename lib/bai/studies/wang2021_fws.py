@@ -627,7 +627,8 @@ def record_table1_claims(ledger, runs: pd.DataFrame, cellt: pd.DataFrame, lb: pd
                     & (cellt["threshold"] == "heuristic")].set_index("delta")
         for dl in DELTAS:
             ledger.check(f"wang.th1.error.d{dl:g}.{{rd}}", failures=int(sub.loc[dl, "err"]),
-                         runs=int(sub.loc[dl, "n"]), settings=s, rd=_SHORT[rd])
+                         runs=int(sub.loc[dl, "n"]), settings=s, rd=_SHORT[rd],
+                         paper_value=paper.delta_value(dl))
         v, se = bc_slope(runs, s["instance"])
         ledger.check(f"wang.th1.slope.{s['instance']}", value=v, se=se, settings=s)
     ledger.check("wang.th2")
@@ -825,15 +826,22 @@ def verdict_texts(ledger, e2, e3) -> dict:
         f"Under the reference code (LT-H stopped by App. A.1's threshold) they are "
         f"{rng_(gains['the reference code'])}: the printed gain is the code's.")
     tot = ledger.totals()
+    t1 = [{**c, "printed_verdict": c["rows"][0]["verdict"]} for c in ledger.paper_claims()
+          if c["id"].startswith("wang.t1.") and c["id"].count(".") >= 3
+          and c["id"].split(".")[2] in paper.COLUMNS]
     out["discussion_text"] = (
         f"Of the chapter's {sum(tot.values())} paper claims, "
         f"{tot['reproduced as printed']} are reproduced as printed, "
         f"{tot['reproduced under an alternative reading only']} only under an alternative "
         f"reading, {tot['not reproduced']} are not reproduced, "
         f"{tot['inconclusive']} are inconclusive and {tot['not comparable']} not comparable "
-        "(the summary at the top). Table 1 is the code's table: the printed numbers fit the "
-        "code's instance, the code's BC, the code's two unused Lazy TaS thresholds and the "
-        "code's oracle routine, and none of them the text's instance.")
+        "(the summary at the top). Of the numbers of Table 1, "
+        f"{sum(c['printed_verdict'] == 'reproduced' for c in t1)} fit the text's instance and "
+        f"{sum(c['verdict'] == 'reproduced under an alternative reading only' for c in t1)} of "
+        f"the {len(t1)} fit a reading of the code; the others ("
+        + ", ".join(c["id"].replace("wang.t1.", "") for c in t1
+                    if c["verdict"] == "not reproduced") +
+        ") fit none of the readings run here.")
     return out
 
 
