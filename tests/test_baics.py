@@ -4,7 +4,11 @@
 * T* and w* against an independent conic program (cvxpy) and a dense grid, the closed form (7)
   against the general solver, and the spec's derived reference values;
 * T-a-SCS: the C-tracking bound (12), error rate at most delta on an easy instance (all three
-  sampling rules), determinism, input validation.
+  sampling rules), determinism, input validation;
+* the chapter's claims (issue 27): the readings as data (the printed one is the library's
+  default, runs record their settings, the ledger files a row by them), Theorem 3.2's (8) as
+  printed and q-weighted against the definition (6) of F, the three-way rate rule, the
+  elasticity that reads Example 1.
 """
 
 from __future__ import annotations
@@ -411,3 +415,101 @@ def test_runs_functions_stack_single_runs():
     from bai import estimation
 
     assert B.threshold is estimation.baics_threshold
+
+
+# ---------------------------------------------------------------------------------------------
+# The chapter's claims (issue 27): readings as data, (8) against the definition (6), the rules
+# ---------------------------------------------------------------------------------------------
+
+
+def test_definition_of_alt_matches_the_library_and_printed_8_differs_only_for_non_uniform_q():
+    from bai.studies import wu_baics as S
+
+    rng = np.random.default_rng(11)
+    n = 0
+    while n < 3:
+        mu, q, M = random_instance(rng)
+        if not LB.in_instance_class(mu, q, M):
+            continue
+        n += 1
+        alt = S.AltByDefinition(mu, q, M)
+        for w in (rng.dirichlet(np.ones(mu.size)).reshape(mu.shape),
+                  np.full(mu.shape, 1 / mu.size)):
+            assert alt(w) == pytest.approx(LB.alt_value(w, mu, q, M), rel=1e-6, abs=1e-9)
+    # E2 has a uniform q: (8) as printed is (6); E1 has not, and at its optimal weights (8) as
+    # printed is another F
+    for ex, same in ((E2, True), (E1, False)):
+        mu, q, M = np.array(ex["mu"]), np.array(ex["q"]), ex["M"]
+        w = LB.lower_bound(mu, q, M).weights
+        printed = S.formula8(w, mu, q, M, weighted=False)
+        assert (printed == pytest.approx(S.AltByDefinition(mu, q, M)(w), rel=1e-6)) is same
+    f8 = S.formula8_check(0, 1, n_weights=2)
+    rows = S.formula8_rows(f8)
+    assert {r["reading"] for r in rows} == {"spec", "q-weighted-8"}
+    assert max(r["value"] for r in rows if r["reading"] == "q-weighted-8") < 1e-6
+
+
+def test_readings_are_data_and_the_printed_one_is_the_librarys_default():
+    import inspect
+
+    from bai.reported import wu_baics as W
+    from bai.studies import wu_baics as S
+
+    printed = [r for r in W.READINGS.values() if r.role == "printed"]
+    assert [r.name for r in printed] == ["spec"]
+    defaults = inspect.signature(B.t_a_scs).parameters
+    for key, value in printed[0].settings.items():
+        assert defaults[key].default == value, key
+    # every run records the settings it ran with, and a row takes them to the ledger
+    out = S.task(np.random.default_rng(0), "E1", "T-a-SCS", "forced", 1.0, 0.1, 2000, batch=1)
+    assert json_loads(out["settings"]) == {"projection": "forced", "glr_scale": 1.0}
+    base = S.task(np.random.default_rng(0), "E1", "T-a-S", "n/a", 0.5, 0.1, 2000, batch=1)
+    assert json_loads(base["settings"]) == {"glr_scale": 0.5}
+    s = {"settings": {"glr_scale": 0.5}}
+    assert S.row_settings(s, "spec") == {"projection": "simplex", "glr_scale": 0.5}
+    with pytest.raises(ValueError, match="cannot be filed under 'no-half'"):
+        S.row_settings(s, "no-half")
+    ledger = S.STUDY.ledger()
+    row = ledger.check("baics.e1.more_arm2.{reading}", reading="forced", value=0.1, se=0.01,
+                       settings={"projection": "forced", "glr_scale": 0.5})
+    assert (row.role, row.reading) == ("alternative", "forced")
+    with pytest.raises(ValueError, match="settings"):
+        ledger.check("baics.e1.more_arm2.{reading}", reading="spec", value=0.1, se=0.01,
+                     settings={"projection": "forced", "glr_scale": 0.5})
+
+
+def json_loads(text):
+    import json
+
+    return json.loads(text)
+
+
+def test_rate_rule_is_three_way_by_its_power():
+    from bai.studies import wu_baics as S
+
+    cid = "baics.e1.tascs_pcs.{reading}"
+    summary = {"settings": {"projection": "simplex", "glr_scale": 0.5}}
+    # 16 runs: the exact test would not reject even the delta-PAC target: inconclusive
+    few = S.pcs_check(cid, {**summary, "correct": 16, "runs": 16, "P(correct)": 1.0}, "spec")
+    assert few["inconclusive"]
+    # 300 runs: it has the power, and agrees (297/300) or rejects (270/300)
+    many = S.pcs_check(cid, {**summary, "correct": 297, "runs": 300, "P(correct)": 0.99}, "spec")
+    assert many["inconclusive"] is None
+    assert S.STUDY.ledger().check(cid, **few).verdict == "inconclusive"
+    bad = S.pcs_check(cid, {**summary, "correct": 270, "runs": 300, "P(correct)": 0.9}, "spec")
+    assert S.STUDY.ledger().check(cid, **bad).verdict == "not reproduced"
+    assert S.STUDY.ledger().check(cid, **many).verdict == "reproduced"
+
+
+def test_example1_elasticity_reads_growth_and_boundedness():
+    import pandas as pd
+
+    from bai.studies import wu_baics as S
+
+    eps = pd.Index([0.2, 0.05, 0.0125])
+    assert S.elasticity(pd.Series(34 / eps**2, index=eps)) == pytest.approx(-2.0)
+    assert S.elasticity(pd.Series(34 - eps, index=eps)) == pytest.approx(0.0, abs=0.01)
+    ex1 = S.example1_table([0.05, 0.0125])
+    got = S.example1_checks(ex1, S.example1_limits())
+    assert got["baics.ex1.harder_than_bai.baics"]["value"] == pytest.approx(-2.0, abs=1e-4)
+    assert abs(got["baics.ex1.variantB_no_need_feasibility"]["value"]) < 0.1

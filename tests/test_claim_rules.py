@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import math
 import pkgutil
@@ -85,6 +86,8 @@ def _rejecting_measurement(rule, paper) -> dict | None:
         hi = rule.hi if math.isfinite(rule.hi) else rule.lo
         return {"value": hi + abs(hi) + 1.0 if math.isfinite(rule.hi) else rule.lo - abs(rule.lo) - 1,
                 "se": 0.0}
+    if isinstance(rule, C.Agrees):
+        return {"value": 10 * rule.tol + 1.0}
     if isinstance(rule, C.ErrorRate):
         return {"failures": 1000, "runs": 1000}
     if isinstance(rule, C.TwoRates):
@@ -146,7 +149,8 @@ def test_a_bound_met_ten_times_over_is_a_consistency_check():
     specs = {"b": C.ClaimSpec("E[tau] <= the bound", "Thm 1", C.AtMost(1e12)),
              "e": C.ClaimSpec("errs at most delta", "Thm 1", C.ErrorRate(0.05)),
              "band": C.ClaimSpec("ratio in [1, 1e6]", "Thm 1", C.Band(1.0, 1e6)),
-             "sign": C.ClaimSpec("the gain is positive", "Fig. 1", C.AtLeast(0.0))}
+             "sign": C.ClaimSpec("the gain is positive", "Fig. 1", C.AtLeast(0.0)),
+             "formula": C.ClaimSpec("eq. (8) equals T*", "Thm 3.2", C.Agrees(1e-6))}
     led = C.ClaimsLedger("ch", "paper", specs=specs)
     row = led.check("b", value=5.0, se=1.0)
     assert row.role == "check" and "met" in row.note and row.verdict == C.HOLDS
@@ -160,11 +164,13 @@ def test_a_bound_met_ten_times_over_is_a_consistency_check():
     assert led.check("band", value=1e3, se=1.0).role == "check"
     # a sign claim is always a reproduction (the measured sign is the claim)
     assert led.check("sign", value=1e6, se=1.0).role == "printed"
-    assert led.totals()[C.AS_PRINTED] == 1 and led.check_totals()[C.HOLDS] == 3
+    # an identity checked against an independent computation can always fail
+    assert led.check("formula", value=1e-15).role == "printed"
+    assert led.totals()[C.AS_PRINTED] == 2 and led.check_totals()[C.HOLDS] == 3
 
 
 def test_the_criterion_is_one_statement_covering_every_rule():
-    for word in ("bound", "error rate", "band", "printed number", "sign"):
+    for word in ("bound", "error rate", "band", "printed number", "sign", "formula"):
         assert word in C.VACUITY_CRITERION
 
 
@@ -274,6 +280,8 @@ MEASURED = [
     (C.Band(1.0, 2.0), {"value": 2.5, "se": 0.1}, None),
     (C.Band(1.0, 2.0), {"value": 1.05, "se": 0.1}, None),
     (C.Band(1.0, math.inf), {"value": 3.0, "se": 0.1}, None),
+    (C.Agrees(1e-6), {"value": 3e-9}, None),
+    (C.Agrees(1e-6), {"value": 0.4}, None),
     (C.ErrorRate(0.05), {"failures": 0, "runs": 100}, None),
     (C.ErrorRate(0.05), {"failures": 12, "runs": 100}, None),
     (C.ErrorRate(0.05), {"failures": 5, "runs": 100}, None),
@@ -312,3 +320,42 @@ def test_flip_on_random_measurements():
             m = {"value": v, "se": se}
             f = rule.flip(m, paper)
             assert rule.verdict(f, paper) != rule.verdict(m, paper), (rule, m)
+
+
+def test_a_reading_rescues_a_claim_only_if_it_judges_every_experiment():
+    specs = {"x.{exp}": C.ClaimSpec("gain below one in {exp}", "Fig. 1", C.AtMost(1.0),
+                                    claim="x")}
+    readings = (C.Reading("printed", "printed", settings={"r": "p"}),
+                C.Reading("corrected", "alternative", "the valid radius", settings={"r": "c"}),
+                C.Reading("ablation", "evidence", "no abandonment", settings={"r": "a"}))
+    led = C.ClaimsLedger("ch", "paper", specs=specs, readings=readings)
+    for exp in ("a", "b"):
+        led.check("x.{exp}", exp=exp, value=1.5, se=0.01, settings={"r": "p"})
+    # the corrected reading was run on one experiment only: it cannot stand for both
+    alt = C.ClaimsLedger("ch", "paper", specs={"x.{exp}.c": C.ClaimSpec(
+        "gain below one in {exp}", "Fig. 1", C.AtMost(1.0), claim="x")}, readings=readings)
+    alt.check("x.{exp}.c", exp="a", value=0.5, se=0.01, settings={"r": "c"})
+    rows = [dataclasses.asdict(c) for c in led.claims + alt.claims]
+    (pc,) = C.paper_claims(rows)
+    assert pc["verdict"] == C.NOT_REPRODUCED
+    alt.check("x.{exp}.c", exp="b", value=0.5, se=0.01, settings={"r": "c"})
+    rows = [dataclasses.asdict(c) for c in led.claims + alt.claims]
+    (pc,) = C.paper_claims(rows)
+    assert pc["verdict"] == C.ALTERNATIVE_ONLY and pc["reading"] == "the valid radius"
+    # an ablation reading stands beneath as evidence and never rescues
+    ab = C.ClaimsLedger("ch", "paper", specs=specs, readings=readings)
+    row = ab.check("x.{exp}", exp="a", value=0.5, se=0.01, settings={"r": "a"})
+    assert row.role == "evidence" and row.note == "no abandonment"
+
+
+def test_rows_the_criterion_made_checks_are_shown_beneath_their_claim():
+    specs = {"e": C.ClaimSpec("Lemma 1 covers", "Lemma 1", C.ErrorRate(0.05), claim="lemma1"),
+             "e.c": C.ClaimSpec("Lemma 1 covers (valid radius)", "Lemma 1", C.ErrorRate(0.05),
+                                claim="lemma1", role="alternative", note="the valid radius")}
+    led = C.ClaimsLedger("ch", "paper", specs=specs)
+    led.check("e", failures=380, runs=2000)
+    led.check("e.c", failures=0, runs=2000)            # met 15x over: a check
+    (pc,) = led.paper_claims()
+    assert pc["verdict"] == C.NOT_REPRODUCED
+    assert [r["role"] for r in pc["beneath"]] == ["check"]
+    assert led.check_totals()[C.HOLDS] == 1

@@ -462,3 +462,98 @@ def test_ratio_rule_solves_only_the_lps_of_the_pairs_it_meets():
     # and by default (no weights) too
     again = LG.lingape_runs(env, 3, np.random.default_rng(5), rule="ratio")
     np.testing.assert_array_equal(again.stopping_time, full.stopping_time)
+
+
+# ---------------------------------------------------------------------------------------------
+# The chapter's study: readings, per-run extras and the claims' measurements (issue 27)
+# ---------------------------------------------------------------------------------------------
+
+
+def test_study_runner_makes_the_runs_of_lingape_runs_and_records_its_reading():
+    from bai.studies import xu2018_lingape as S
+
+    env = soare_benchmark(2, omega=0.1)
+    for rule in LG.RULES:
+        ref = LG.lingape_runs(env, 4, np.random.default_rng(5), delta=S.DELTA, reg=S.REG,
+                              rule=rule)
+        res = S._lingape(env, 4, np.random.default_rng(5), rule=rule, tenth=True)
+        assert np.array_equal(ref.stopping_time, res.stopping_time)
+        assert np.array_equal(ref.counts, res.counts)
+        assert res.info["settings"] == {"lingape_radius": "det", "lingape_log": "pairs",
+                                        "epsilon": 0.0}
+        assert S.is_printed(res.info["settings"])
+        assert all(res.info["event"]) and np.all(np.asarray(res.info["C2"]) > 0)
+    # the early script's settings are the alternative reading's, not the printed one's
+    early = S._lingape(env, 2, np.random.default_rng(5), radius="code", epsilon=S.D_MIN)
+    assert not S.is_printed(early.info["settings"])
+    assert S.paper.READINGS["early script"].matches(S.row_settings(
+        __import__("pandas").DataFrame({"settings": [early.info["settings"], {}]})))
+
+
+def test_event_at_stop_is_the_width_test_of_select_direction():
+    from bai.studies import xu2018_lingape as S
+
+    env = soare_benchmark(3, omega=0.2)
+    r = LG.lingape(env, np.random.default_rng(2), delta=S.DELTA, max_steps=200)
+    event, C = S.at_stop(env, r.counts, r.sums, R=1.0, S=2.0)
+    sd = LG.select_direction(env.X, r.counts, r.sums, delta=S.DELTA, reg=S.REG, S=2.0)
+    assert C == pytest.approx(sd.C)
+    A = S.REG * np.eye(env.d) + (env.X.T * r.counts) @ env.X
+    Ainv = np.linalg.inv(A)
+    ok = all(abs((env.X[i] - env.X[j]) @ (sd.theta - env.theta))
+             <= np.sqrt((env.X[i] - env.X[j]) @ Ainv @ (env.X[i] - env.X[j])) * C + 1e-12
+             for i in range(env.K) for j in range(env.K))
+    assert event == ok
+    # a wrong mean vector (as if theta moved far) leaves the widths
+    far = GaussianLinearBandit(env.X, env.theta * 50)
+    assert S.at_stop(far, r.counts, r.sums, R=1.0, S=2.0)[0] is False
+
+
+def test_elasticity_of_det_is_two_on_the_benchmark():
+    """LinGapE pulls e1 and e2 in proportion to t: det A_t grows like t^2 (the chapter's
+    finding on Sec. 7.1.1's 'almost linearly')."""
+    from bai.studies import xu2018_lingape as S
+
+    res = S._lingape(soare_benchmark(2, omega=0.05), 3, np.random.default_rng(0), tenth=True)
+    assert np.allclose(res.info["elasticity"], 2.0, atol=0.1)
+
+
+def test_row_settings_refuse_runs_of_two_readings():
+    import pandas as pd
+    from bai.studies import xu2018_lingape as S
+
+    runs = pd.DataFrame({"settings": [{"xy_adaptive": "lingape-code"}, {"xy_adaptive": "no-reset"}]})
+    with pytest.raises(ValueError, match="different settings"):
+        S.row_settings(runs)
+    assert S.row_settings(runs.iloc[:1]) == S.paper.PRINTED_SETTINGS
+
+
+def test_claims_helpers():
+    from bai.reported import xu2018 as X
+    from bai.studies import xu2018_lingape as S
+
+    assert X.rounding_interval(5) == (4.5, 5.5)
+    assert X.rounding_interval(10) == (9.5, 15.0)
+    assert X.rounding_interval(200) == (150.0, 250.0)
+    with pytest.raises(ValueError, match="significant"):
+        X.rounding_interval(12)
+    p = S.percentile([1, 2, 3, 4], 2)
+    assert p["value"] == pytest.approx(0.375) and p["se"] > 0
+    assert S.percentile([7, 7, 7], 7)["value"] == 0.5
+    assert S.percentile([7, 7, 7], 6) == {"value": 0.0, "se": 0.0, "runs": 3, "ours_mean": 7.0}
+    x = np.array([1.0, 2.0, 4.0])
+    slope, se = S.loglog_slope(x, 3 * x**0.5, [0.1, 0.1, 0.1])
+    assert slope == pytest.approx(0.5) and se > 0
+    assert S.loglog_slope(x, x, [0, 0, 0]) == (pytest.approx(1.0), 0.0)
+    # Table 1's total is derived from its printed counts
+    assert X.table1_total("lingape").number == sum(X.VALUES["table1"]["LinGapE"])
+    assert X.table1_printed("oracle", "x6").number == 1
+
+
+def test_thm2_leading_term_on_the_canonical_basis():
+    """H_0 = K * 18 / Delta^2 on the canonical basis with equal gaps, so the leading term of
+    Theorem 2 is 8 H_0 log(K^2 / delta)."""
+    from bai.studies import xu2018_lingape as S
+
+    env = canonical_bandit([0.1] + [0.0] * 4)
+    assert S.thm2_bound(env) == pytest.approx(8 * 5 * 18 / 0.1**2 * np.log(25 / S.DELTA))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from bai.algorithms import racing as R
@@ -511,6 +512,42 @@ def test_partial_bound_coverage_uses_the_racing_radius():
         R.lil_coverage(np.random.default_rng(0), n_runs=5, horizon=0, delta=0.05)
 
 
+def test_proposition2_intervals_cover_simulated_pulls():
+    # Eq. 6 with the bias estimated from the completed pulls: the corrected radius covers at
+    # every 2 <= F <= 40 and every P <= 14, the printed one does not; a constant bias changes
+    # nothing (the estimate removes it), and Eq. 5 (full) is the same walks as without it
+    delta, runs = 0.05, 400
+    kw = dict(n_runs=runs, n_pulls=40, delay=15, sigma=1.0, sigma_p=0.5, delta=delta,
+              biased=True)
+    valid = R.partial_bound_coverage(np.random.default_rng(5), bias=0.3, **kw)
+    assert clopper_pearson(valid["partial"], runs)[1] <= delta
+    printed = R.partial_bound_coverage(np.random.default_rng(5), bias=0.3, literal=True, **kw)
+    assert clopper_pearson(printed["partial"], runs)[0] > delta
+    assert R.partial_bound_coverage(np.random.default_rng(5), bias=-2.0, literal=True,
+                                    **kw) == printed
+    unbiased = R.partial_bound_coverage(np.random.default_rng(5), n_runs=runs, n_pulls=40,
+                                        delay=15, sigma=1.0, sigma_p=0.5, delta=delta,
+                                        literal=True)
+    assert unbiased["full"] == printed["full"]
+
+
+def test_proposition2_coverage_uses_the_three_way_radius():
+    # a zero-noise partial stream makes Z_F the bias exactly and the estimate the running mean
+    # over F pulls: never outside the Prop. 2 radius, which is wider than Eq. 5's at F
+    out = R.partial_bound_coverage(np.random.default_rng(0), n_runs=20, n_pulls=6, delay=3,
+                                   sigma=1.0, sigma_p=1e-12, delta=0.05, biased=True, bias=4.0)
+    assert out["partial"] == 0
+    with pytest.raises(ValueError, match="pull_union"):
+        R.partial_bound_coverage(np.random.default_rng(0), n_runs=5, n_pulls=3, delay=3,
+                                 biased=True, pull_union=True)
+    with pytest.raises(ValueError, match="n_pulls"):
+        R.partial_bound_coverage(np.random.default_rng(0), n_runs=5, n_pulls=1, delay=3,
+                                 biased=True)
+    with pytest.raises(ValueError, match="bias"):
+        R.partial_bound_coverage(np.random.default_rng(0), n_runs=5, n_pulls=3, delay=3,
+                                 biased=True, bias=float("nan"))
+
+
 def test_optimal_split_matches_the_lambert_w_solution():
     # delta_j sqrt(U_j) = lambda w_j  <=>  U_j = -(kappa/2) W_{-1}(-(2 lambda^2 w_j^2 / kappa)
     # exp(-2 V_j / kappa)); lambda solves sum_j delta_j(lambda) = delta
@@ -588,3 +625,57 @@ def test_parallel_partial_feedback_can_be_slower_on_the_same_draws():
     ratios = [R.paired_runs(env, np.random.default_rng(s), k=2, b=10, r=10)["ratio"]
               for s in range(40)]
     assert np.mean(ratios) < 0.8
+
+
+# ---------------------------------------------------------------------------------------------
+# The chapter's readings (bai.reported.grover2018.READINGS): settings decide a row's reading
+# ---------------------------------------------------------------------------------------------
+
+
+def test_every_reading_is_defined_by_its_settings_and_runs_them():
+    from bai.reported import grover2018 as paper
+    from bai.studies import grover2018 as study
+
+    assert [r.role for r in paper.READINGS.values()].count("printed") == 1
+    for name in paper.READINGS:
+        assert paper.reading_of(study.settings_of(name)) == name
+    assert study.race_options("printed")["literal"] is True      # Lemma 1 as printed
+    assert study.race_options("corrected")["literal"] is False
+    out = study.fig1_task(np.random.default_rng(0), "free", 10, "sequential", delay=5,
+                          reading="corrected")
+    assert study.run_settings(pd.Series(out)) == study.settings_of("corrected")
+    # the printed and the corrected reading differ only by the radius: same draws, other times
+    printed = study.fig1_task(np.random.default_rng(0), "free", 10, "sequential", delay=5)
+    assert printed["t_full"] <= out["t_full"]
+
+
+def test_a_figure1_row_under_the_corrected_radius_is_an_alternative_never_printed():
+    from bai.studies import grover2018 as study
+
+    ledger = study.STUDY.ledger()
+    cid = "grover.fig1a.max_gain.sequential.{reading}"
+    row = ledger.check(cid, reading="corrected", settings=study.settings_of("corrected"),
+                       value=0.3, se=0.01)
+    assert (row.role, row.reading) == ("alternative", "corrected")
+    with pytest.raises(ValueError, match="settings"):
+        ledger.check(cid, reading="printed", settings=study.settings_of("corrected"),
+                     value=0.3, se=0.01)
+    with pytest.raises(ValueError, match="role 'printed'"):
+        study.STUDY.ledger().check(cid, reading="corrected", settings=study.settings_of("corrected"),
+                     value=0.3, se=0.01, role="printed")
+    mixed = pd.DataFrame([study.settings_of("printed"), study.settings_of("corrected")])
+    with pytest.raises(ValueError, match="not one"):
+        study.run_settings(mixed)
+
+
+def test_loglog_slope_and_its_standard_error():
+    from bai.studies import grover2018 as study
+
+    x = np.array([10.0, 20.0, 50.0, 100.0])
+    slope, se = study.loglog_slope(x, 3.0 * x**-0.4, np.zeros(4))
+    assert slope == pytest.approx(-0.4) and se == 0.0
+    # the delta method: se(log y) = se / y, weights (lx - mean) / Sxx
+    y, sy = np.array([0.5, 0.6, 0.7, 0.8]), np.array([0.01, 0.02, 0.01, 0.03])
+    lx = np.log(x) - np.log(x).mean()
+    w = lx / np.sum(lx**2)
+    assert study.loglog_slope(x, y, sy)[1] == pytest.approx(np.sqrt(np.sum(w**2 * (sy / y)**2)))

@@ -262,3 +262,117 @@ def test_single_runs_are_one_replication():
     # the old homes of the shared names are the same objects
     assert S.RunsResult is C.RunsResult and S.simulate_static_path is C.simulate_static_path
     assert S.soare_c is E.soare_c and "RunsResult" not in S.__all__
+
+
+# --------------------------------------------------------------------------------- the chapter's
+# readings and measures (bai.reported.soare2014, bai.studies.soare2014)
+
+
+def test_printed_settings_are_the_paper_preset_of_xy_adaptive():
+    from bai.reported import soare2014 as R
+
+    for name, preset in [("as printed", "paper"), ("no reset", "no-reset")]:
+        settings = R.READINGS[name].settings
+        assert {k: settings[k] for k in S.ADAPTIVE_READINGS[preset]} == \
+            S.ADAPTIVE_READINGS[preset]
+    assert R.reading_name(None) == "as printed"
+    assert R.reading_name(R.settings(h_mab="best arm at Delta_min")) == "H_MAB with the best arm"
+    with pytest.raises(ValueError, match="match none"):
+        R.reading_name(R.settings(c_factor=0.5))
+    with pytest.raises(ValueError, match="settings of the readings"):
+        R.settings(radius="corrected")
+
+
+def test_the_ledger_reads_the_reading_from_the_task_settings():
+    from bai.claims import ClaimsLedger
+    from bai.studies import soare2014 as St
+
+    rng = np.random.default_rng(0)
+    done = {r: St.fig4_task(rng, strategy="XY-adaptive", d=2, n_runs=2, reading=r,
+                            block_rtol=St.BLOCK, max_samples=10**8)["settings"]
+            for r in ("paper", "no-reset", "rage-code")}
+    assert St.fig4_task(rng, strategy="XY-oracle", d=2, n_runs=1)["settings"] == {}
+    led = St.STUDY.ledger()
+    kw = dict(strategy="XY-adaptive", value=0.0, se=0.01)
+    row = led.check("soare.fig4.adaptive_flat_in_d.{alg}", alg="XY-adaptive (paper)",
+                    settings=done["paper"], **kw)
+    assert (row.role, row.reading) == ("printed", "as printed")
+    row = led.check("soare.fig4.adaptive_flat_in_d.{alg}", alg="XY-adaptive (no-reset)",
+                    settings=done["no-reset"], **kw)
+    assert (row.role, row.reading) == ("alternative", "no reset")
+    with pytest.raises(ValueError, match="match none of the readings"):
+        led.check("soare.fig4.adaptive_flat_in_d.{alg}", alg="XY-adaptive (rage-code)",
+                  settings=done["rage-code"], **kw)
+    # a printed claim computed under the alternative cannot be filed as printed
+    with pytest.raises(ValueError, match="computed under the reading"):
+        ClaimsLedger("c", "p", specs=St.STUDY.claims, readings=St.READINGS).check(
+            "soare.fig4.adaptive_flat_in_d.{alg}", alg="x", settings=done["no-reset"],
+            role="printed", **kw)
+
+
+def test_mab_complexity_on_two_arms_is_twice_the_printed_h_mab():
+    # K = 2: H_LB = min_lambda (1/l1 + 1/l2) / Delta^2 = 4 / Delta^2, H_MAB (suboptimal) = 1 / Delta^2
+    mu = np.array([0.9, 0.4])
+    H = D.psi_star(np.eye(2), mu)
+    assert H == pytest.approx(4 / 0.5**2, rel=1e-6)
+    from bai.studies import soare2014 as St
+
+    lem, mab = St.lemma2_tables(3, 12)
+    m = St.lemma2_measures(lem, mab).set_index("inequality")
+    assert m.loc["H_LB <= 2 H_MAB (H_MAB: suboptimal arms)", "value"] > 1
+    assert m.loc["H_LB <= 2 H_MAB (H_MAB: best arm at Delta_min)", "value"] <= 1 + 1e-6
+    assert m.loc["max_y ||y||^2 / (L^2 Delta(y)^2) <= H_LB", "value"] <= 1 + 1e-6
+    assert set(m["reading"]) == {"as printed", "H_MAB with the best arm", "Lemma 2 per direction"}
+
+
+def test_fixed_design_events_nest_and_m_star_is_the_first_cleared_step(monkeypatch):
+    from bai.studies import soare2014 as St
+
+    ev = St.fixed_design_events(2, 300, 200, 0, omega=0.3)
+    assert not ev.any().any()                 # the constants are conservative
+    # a radius 100 times too narrow: the events happen, and Lemma 4's (the best arm dominated)
+    # implies a violated direction of Prop. 1
+    monkeypatch.setattr(St, "soare_c", lambda sigma=1.0: 0.01 * E.soare_c(sigma))
+    ev = St.fixed_design_events(2, 300, 200, 0, omega=0.3)
+    assert ev["Prop. 1"].mean() > 0.5 and ev["Lemma 4"].any()
+    assert not (ev["Lemma 4"] & ~ev["Prop. 1"]).any()
+    assert not ev["Prop. 2"].any()            # its radius does not use c
+    monkeypatch.undo()
+    env = soare_benchmark(3)
+    M = St.m_star(3, n_max=5000)
+    path = S.static_path(env.X, "XY", 5000, seed=1)
+    i = int(np.flatnonzero(path.steps == M)[0])
+    assert St._faces_cleared(env.X, env.theta, path.counts[i], M, St.DELTA)
+    assert not St._faces_cleared(env.X, env.theta, path.counts[i - 1], int(path.steps[i - 1]),
+                                 St.DELTA)
+
+
+def test_slopes_and_ratios_with_their_standard_errors():
+    import pandas as pd
+
+    from bai.studies import soare2014 as St
+
+    d = np.array([2, 4, 8])
+    summary = pd.DataFrame({"label": ["A"] * 3 + ["B"] * 3, "d": list(d) * 2,
+                            "mean": list(3.0 * d**1.5) + list(5.0 * d), "se": [0.1] * 6})
+    slope, se = St.loglog_slope(summary, "A")
+    assert slope == pytest.approx(1.5)
+    x = np.log(d)
+    c = (x - x.mean()) / np.sum((x - x.mean()) ** 2)
+    assert se == pytest.approx(np.sqrt(np.sum(c**2 * (0.1 / (3.0 * d**1.5)) ** 2)))
+    gap, gse = St.gap_slope(summary, "B", "A")
+    assert gap == pytest.approx(np.polyfit(d, 5.0 * d - 3.0 * d**1.5, 1)[0])
+    r = St.ratio_table(summary, "A", "B")
+    assert r["ratio"].to_numpy() == pytest.approx(3.0 * d**0.5 / 5.0)
+
+
+def test_the_chapters_task_runs_what_benchmark_task_runs():
+    from bai.studies import soare2014 as St
+
+    for kw in [dict(strategy="XY-oracle"), dict(strategy="XY-adaptive", reading="no-reset",
+                                                block_rtol=St.BLOCK)]:
+        ours = St.fig4_task(np.random.default_rng(9), d=2, n_runs=3, **kw)
+        ref = S.benchmark_task(np.random.default_rng(9), d=2, n_runs=3, delta=St.DELTA,
+                               alpha=St.ALPHA, omega=St.OMEGA, **kw)
+        assert {k: ours[k] for k in ref} == ref
+        assert np.allclose(np.mean(ours["counts"], axis=0), ref["mean_counts"])

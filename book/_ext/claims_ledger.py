@@ -271,7 +271,8 @@ def _checks_of(data: dict) -> dict:
 
 
 def _n_beneath(claims: list[dict]) -> int:
-    return sum(len(c["beneath"]) for c in claims)
+    """Readings and evidence beneath the claims (the checks shown beneath are counted apart)."""
+    return sum(1 for c in claims for r in c["beneath"] if r.get("role") != "check")
 
 
 def totals_table(app, fromdoc: str, ledgers: list[dict], checks: bool = False):

@@ -71,6 +71,7 @@ __all__ = [
     "AtMost",
     "AtLeast",
     "Band",
+    "Agrees",
     "BinomialAtMost",
     "TwoRates",
     "Holds",
@@ -125,8 +126,10 @@ VACUITY_CRITERION = (
     "interval (ours + 2 SE, ours - 2 SE, the Clopper-Pearson upper bound) meets the bound ten "
     "times over; for a band, when both of its ends do; for agreement with a printed number, "
     "when the stated slack alone would accept a tenth of that number (such a rule is refused "
-    "outright). A sign or ordering claim (a bound of 0, two rates compared) is always a "
-    "reproduction: the sign our runs measure is the claim itself.")
+    "outright). A sign or ordering claim (a bound of 0, two rates compared) and a formula "
+    "checked against an independent computation are always reproductions: the sign our runs "
+    "measure is the claim itself, and a wrong formula misses by far more than the numerical "
+    "precision.")
 #: TRANSITIONAL (removed when every paper module conforms, see :func:`spec_problems`): a bare
 #: number as a paper value and a Holds predicate on a paper claim are still accepted.
 _LEGACY = True
@@ -153,8 +156,10 @@ SENTENCE_RULES = (
      "AtMost(0) / AtLeast(0): a sign"),
     ("every experiment / every delta / every d", "one printed row per experiment",
      "any row not reproduced decides the claim"),
-    ("an identity or closed form", "the largest difference from an independent computation",
-     "AtMost(numerical tolerance): a consistency check when met ten times over"),
+    ("an identity or closed form of the paper",
+     "the largest difference from an independent computation (a definition, an optimiser, "
+     "finite differences)",
+     "Agrees(numerical precision): an identity can always fail"),
 )
 _CHECK_VERDICT = {REPRODUCED: HOLDS, NOT_REPRODUCED: FAILS, NOT_COMPARABLE: NOT_COMPARABLE,
                   INCONCLUSIVE: INCONCLUSIVE, HOLDS: HOLDS, FAILS: FAILS}
@@ -360,8 +365,9 @@ class Reading:
     """One reading of a paper under which a chapter computes (its formulas and constants).
 
     ``role`` is ``"printed"`` for the paper's own reading (exactly one per paper) or
-    ``"alternative"``; ``note`` says, for an alternative, what it changes and why it is not the
-    paper's; ``settings`` are the computation's settings that define the reading (e.g.
+    ``"alternative"`` (it may rescue a claim that fails as printed), or ``"evidence"`` (an
+    ablation: its rows stand beneath the claim and never rescue it); ``note`` says what it
+    changes and why it is not the paper's; ``settings`` are the computation's settings that define the reading (e.g.
     ``{"radius": "lemma1"}``): a row checked with ``settings=`` is recorded under the reading
     whose settings they match, so that a chapter cannot label a corrected computation as
     printed."""
@@ -373,13 +379,13 @@ class Reading:
 
     def __post_init__(self):
         _nonempty(self.name, "name")
-        if self.role not in ("printed", "alternative"):
-            raise ValueError(f"role of reading {self.name!r} must be 'printed' or "
-                             f"'alternative', got {self.role!r}")
+        if self.role not in ("printed", "alternative", "evidence"):
+            raise ValueError(f"role of reading {self.name!r} must be 'printed', 'alternative' "
+                             f"or 'evidence', got {self.role!r}")
         if not isinstance(self.note, str):
             raise TypeError(f"note of reading {self.name!r} must be a string")
-        if self.role == "alternative" and not self.note.strip():
-            raise ValueError(f"reading {self.name!r} is an alternative: its note must say what "
+        if self.role != "printed" and not self.note.strip():
+            raise ValueError(f"reading {self.name!r} is an {self.role}: its note must say what "
                              f"it changes and why it is not the paper's")
         if not isinstance(self.settings, dict):
             raise TypeError(f"settings of reading {self.name!r} must be a dict")
@@ -402,10 +408,10 @@ def _check_readings(readings) -> dict:
                 raise ValueError(f"readings[{name!r}] is the reading {r.name!r}")
         elif isinstance(r, dict) and "role" in r:
             role = r["role"]
-            if role not in ("printed", "alternative"):
-                raise ValueError(f"reading {name!r}: role must be 'printed' or 'alternative' (a "
-                                 f"check or evidence is a role of a claim, not a reading), got "
-                                 f"{role!r}")
+            if role not in ("printed", "alternative", "evidence"):
+                raise ValueError(f"reading {name!r}: role must be 'printed', 'alternative' or "
+                                 f"'evidence' (a check is a role of a claim, not a reading), "
+                                 f"got {role!r}")
             r = Reading(name, role, r.get("note", ""), dict(r.get("settings", {})))
         else:
             raise TypeError(f"readings[{name!r}] must be a Reading, got {r!r}")
@@ -655,6 +661,12 @@ class Band(_Rule):
     z: float = 2.0
 
     def __post_init__(self):
+        for name in ("lo", "hi"):
+            x = getattr(self, name)
+            if isinstance(x, (bool, np.bool_)) or not isinstance(
+                    x, (int, float, np.integer, np.floating)):
+                raise TypeError(f"{name} must be a number (or an infinity), got "
+                                f"{type(x).__name__} {x!r}")
         lo, hi = float(self.lo), float(self.hi)
         if math.isnan(lo) or math.isnan(hi) or not lo < hi:
             raise ValueError(f"lo must be below hi, got [{self.lo}, {self.hi}]")
@@ -725,6 +737,48 @@ class Band(_Rule):
         return (f"ours {format_value(v)} ± {format_value(se, 2)} lies outside "
                 f"[{format_value(self.lo)}, {format_value(self.hi)}] by more than "
                 f"{self.z:g} SE")
+
+
+@dataclass(frozen=True)
+class Agrees(_Rule):
+    """A formula or closed form of the paper agrees with an independent computation: the
+    largest difference (the chapter says relative or absolute) is at most ``tol``, the
+    numerical precision of the two computations (a deterministic measurement, no SE).
+
+    An identity can always fail: a wrong formula misses by far more than the precision (a
+    printed formula that does not hold is a finding), so :data:`VACUITY_CRITERION` never makes
+    it a consistency check. Compare the paper's formula with a computation that does not use it
+    (a definition, a numerical optimisation, finite differences); our code against itself is
+    not a reproduction."""
+
+    tol: float
+
+    def __post_init__(self):
+        _finite(self.tol, "tol", minimum=0.0, lo_open=True)
+
+    def describe(self) -> str:
+        return f"largest difference from an independent computation <= {self.tol:g}"
+
+    def can_fail(self) -> bool:
+        return True
+
+    def verdict(self, m: dict, paper=None) -> str:
+        if m.get("value") is None:
+            return NOT_COMPARABLE
+        return REPRODUCED if abs(float(m["value"])) <= self.tol else NOT_REPRODUCED
+
+    def flip(self, m: dict, paper=None) -> dict | None:
+        if m.get("value") is None:
+            return None
+        side = -1.0 if self.verdict(m) == NOT_REPRODUCED else 1.0
+        return {**m, "value": _beyond(self.tol, side, self.tol)}
+
+    def detects(self, m: dict, paper=None) -> str:
+        return f"rejects a difference above {format_value(self.tol, 3)}"
+
+    def explain(self, m: dict, paper=None) -> str:
+        return (f"the largest difference {format_value(abs(float(m['value'])), 3)} exceeds the "
+                f"numerical precision {format_value(self.tol, 3)}: the formula does not hold")
 
 
 @dataclass(frozen=True)
@@ -1014,22 +1068,31 @@ class NotComparable(_Rule):
         return "nothing: not comparable here"
 
 
-_RULES = (Tolerance, AtMost, AtLeast, Band, ErrorRate, TwoRates, Holds, NotComparable)
+_RULES = (Tolerance, AtMost, AtLeast, Band, Agrees, ErrorRate, TwoRates, Holds, NotComparable)
 _RULE_NAMES = {r.__name__: r for r in _RULES}
 
 
 def rule_from_data(data: dict):
     """The rule recorded in a row's ``details["rule_data"]`` (:meth:`_Rule.to_data`)."""
-    if not isinstance(data, dict) or data.get("kind") not in _RULE_NAMES:
+    if not isinstance(data, dict):
+        raise TypeError(f"data must be a rule's to_data() dict, got {type(data).__name__}")
+    if data.get("kind") not in _RULE_NAMES:
         raise ValueError(f"data must be a rule's to_data() dict with a kind among "
                          f"{sorted(_RULE_NAMES)}, got {data!r:.80}")
     kw = {k: v for k, v in data.items() if k != "kind"}
     return _RULE_NAMES[data["kind"]](**kw)
 
 
+def _row_dict(row, name: str = "row") -> dict:
+    if not isinstance(row, dict):
+        raise TypeError(f"{name} must be a dict (a Claim as in the JSON files), got "
+                        f"{type(row).__name__}")
+    return row
+
+
 def measurement_of(row: dict) -> dict:
     """The measurement a row (a :class:`Claim` as a dict) was judged on, as its rule reads it."""
-    m = (row.get("details") or {}).get("measurement")
+    m = (_row_dict(row).get("details") or {}).get("measurement")
     if not isinstance(m, dict):
         raise ValueError(f"row {row.get('id')!r} records no measurement (details['measurement'])")
     return dict(m)
@@ -1040,8 +1103,10 @@ def flipped_verdict(row: dict) -> tuple[str, str, dict] | None:
     own measurement moved across its rule's boundary by :meth:`_Rule.flip` and judged again by
     the same rule (``None`` for rules without a boundary: :class:`Holds`,
     :class:`NotComparable`)."""
-    details = row.get("details") or {}
-    rule = rule_from_data(details.get("rule_data"))
+    details = _row_dict(row).get("details") or {}
+    if not isinstance(details.get("rule_data"), dict):
+        raise ValueError(f"row {row.get('id')!r} records no rule_data: it cannot be judged again")
+    rule = rule_from_data(details["rule_data"])
     m = measurement_of(row)
     paper = row.get("paper_value")
     f = rule.flip(m, paper)
@@ -1055,6 +1120,8 @@ def spec_problems(spec: "ClaimSpec") -> list[str]:
     evidence row or a conforming spec): a :class:`Holds` predicate (a paper claim is judged on
     a measured quantity with its uncertainty), a paper value that is a bare number (it needs its
     locator: :class:`Printed`/:class:`Derived`), a rule whose slack cannot fail."""
+    if not isinstance(spec, ClaimSpec):
+        raise TypeError(f"spec must be a ClaimSpec, got {type(spec).__name__}")
     if spec.role not in ("printed", "alternative"):
         return []
     out = []
@@ -1195,7 +1262,7 @@ class ClaimSpec:
         if not isinstance(self.source, str) or not self.source:
             raise ValueError("source must be a non-empty string")
         if not isinstance(self.rule, _RULES):
-            raise TypeError("rule must be a Tolerance, AtMost, AtLeast, Band, ErrorRate, "
+            raise TypeError("rule must be a Tolerance, AtMost, AtLeast, Band, Agrees, ErrorRate, "
                             f"TwoRates, Holds or NotComparable, got {type(self.rule).__name__}")
         _check_role(self.role, self.note, f"claim {self.statement[:40]!r}")
         pv = self.paper_value
@@ -1358,7 +1425,7 @@ class ClaimsLedger:
         reading = self._reading(fields.get("reading"), settings, f"claim {cid!r}")
         R = self.readings.get(reading)
         if role is None and spec.role == "printed" and R is not None and R.role != "printed":
-            role = "alternative"
+            role = R.role           # an alternative reading, or an ablation shown as evidence
             note = R.note if note is None else note
         elif (note is None and spec.role in ("evidence", "check") and R is not None
               and R.role != "printed"):
@@ -1534,8 +1601,8 @@ class ClaimsLedger:
         """A numerical row: our ``value`` (with standard error ``se``) against ``paper_value``
         (:class:`Printed`/:class:`Derived` or ``None``) under ``rule`` (:class:`Tolerance`,
         :class:`AtMost`, :class:`AtLeast` or :class:`Band`)."""
-        if not isinstance(rule, (Tolerance, AtMost, AtLeast, Band)):
-            raise TypeError("rule must be a Tolerance, AtMost, AtLeast or Band")
+        if not isinstance(rule, (Tolerance, AtMost, AtLeast, Band, Agrees)):
+            raise TypeError("rule must be a Tolerance, AtMost, AtLeast, Band or Agrees")
         pv = _paper_value(paper_value, "paper_value")
         m = self._measurement(rule, id, value=value, se=se, holds=None, failures=None,
                               runs=None, counts=None)
@@ -1665,23 +1732,26 @@ def paper_claims(rows) -> list[dict]:
     1. *reproduced as printed*: the printed rows reproduce;
     2. *reproduced under an alternative reading only*: a printed row is not reproduced and every
        row of one alternative reading (rows of role ``"alternative"`` with the same note)
-       reproduces; ``reading`` names it;
+       reproduces, with at least as many rows as the printed reading has; ``reading`` names it;
     3. *not reproduced*: a printed row is not reproduced, and no alternative reading rescues it;
     4. *inconclusive*: no printed row is not reproduced, and one is inconclusive;
     5. *not comparable*: no printed row compares (the paper's value is lost, or a substitute).
 
-    Rows of role ``"check"`` belong to no paper claim (:func:`count_checks` counts them); a
-    claim whose rows are all alternative or evidence is not a paper claim either. The claims
+    Rows of role ``"check"`` decide no paper claim (:func:`count_checks` counts them); those
+    filed under a paper claim are shown beneath it. A claim whose rows are all alternative,
+    evidence or checks is not a paper claim. The claims
     keep the order of their first row. Each dict has ``id``, ``statement``, ``source``,
     ``figure``, ``section``, ``paper_value``, ``value``, ``se`` (of its first printed row),
     ``verdict``, ``reason``, ``reading``, ``causes``, ``substitute``, ``rows`` (the printed
     rows) and ``beneath`` (its alternative and evidence rows).
     """
     groups: dict[str, list[dict]] = {}
+    checks: dict[str, list[dict]] = {}
     for r in _dicts(rows, "rows"):
         if "id" not in r:
             raise TypeError(f"rows must hold claim dicts with an 'id', got {r!r:.60}")
         if r.get("role", "printed") == "check":
+            checks.setdefault(r.get("claim") or r["id"], []).append(r)
             continue
         groups.setdefault(r.get("claim") or r["id"], []).append(r)
     out = []
@@ -1689,7 +1759,10 @@ def paper_claims(rows) -> list[dict]:
         printed = [r for r in members if r.get("role", "printed") == "printed"]
         if not printed:
             continue
-        beneath = [r for r in members if r.get("role", "printed") != "printed"]
+        # beneath: its alternative readings and evidence, and (shown, never deciding) the rows
+        # of the claim that the criterion made consistency checks
+        beneath = [r for r in members if r.get("role", "printed") != "printed"] + \
+            checks.get(cid, [])
         combined = _combine([r["verdict"] for r in printed])
         verdict, reading = combined, ""
         if combined == REPRODUCED:
@@ -1699,7 +1772,10 @@ def paper_claims(rows) -> list[dict]:
             for r in beneath:
                 if r.get("role") == "alternative":
                     readings.setdefault(r.get("note", ""), []).append(r["verdict"])
-            rescued = [n for n, vs in readings.items() if all(v == REPRODUCED for v in vs)]
+            # a reading rescues the claim only if it judges as many rows as the printed reading
+            # does (a reading run on some of the experiments cannot stand for all of them)
+            rescued = [n for n, vs in readings.items()
+                       if len(vs) >= len(printed) and all(v == REPRODUCED for v in vs)]
             if rescued:
                 verdict, reading = ALTERNATIVE_ONLY, rescued[0]
         # the reasons of the rows that decide (a reproduced claim keeps its rows' notes)

@@ -1071,7 +1071,7 @@ def partial_bound_coverage(rng: np.random.Generator, *, n_runs: int, n_pulls: in
                            sigma: float = 1.0, sigma_p: float = 1.0, delta: float = 0.05,
                            n_arms: int = 1, split: str = "optimal", pull_union: bool = False,
                            literal: bool = False, a: float = 0.6, c: float = 1.1,
-                           chunk: int = 250) -> dict:
+                           chunk: int = 250, biased: bool = False, bias: float = 0.0) -> dict:
     r"""Monte-Carlo coverage of the intervals racing uses, on simulated pulls of one arm.
 
     Each walk is ``n_pulls`` pulls of an arm with :math:`\mu=0`: final values
@@ -1084,6 +1084,13 @@ def partial_bound_coverage(rng: np.random.Generator, *, n_runs: int, n_pulls: in
       :math:`|\frac1F[\sum_{f<F}X_f+\bar Y_P]|\le C(\sigma,F,\delta_f/n)+\frac1F
       C(\sigma^{(p)},P,\delta_p/n)` with the split of ``split`` (and the per-pull union
       :math:`\delta_p 6/(\pi^2F^2)` with ``pull_union``), exactly as :func:`race` computes it.
+
+    With ``biased=True`` the partial observations are :math:`Y=X_f+b+\sigma^{(p)}\varepsilon`
+    (``b`` = ``bias``) and ``"partial"`` is Proposition 2 (Eq. 6), checked at every
+    ``2 <= F <= n_pulls``: :math:`|\frac1F[\sum_{f<F}X_f+\bar Y_P-Z_F]|\le
+    C(\sigma,F,\delta_f/n)+\frac1F[C(\sigma^{(p)},P,\delta_p/n)+C(\sigma^{(p)},F-1,\delta_b/n)]`
+    with :math:`Z_F=\frac1{F-1}\sum_{f<F}(\bar Y^{(f)}-X_f)` over the completed pulls' full
+    partial streams and the three-way split of ``split`` (``pull_union`` does not apply).
 
     ``n_arms`` only enters through :math:`\delta/n` (one arm is simulated). Returns the number of
     walks violating each family somewhere (``"full"``, ``"partial"``, ``"either"``) and
@@ -1099,6 +1106,13 @@ def partial_bound_coverage(rng: np.random.Generator, *, n_runs: int, n_pulls: in
     n_arms = check_int(n_arms, "n_arms", minimum=1)
     _check_choice(split, "split", _SPLIT)
     pull_union = _check_bool(pull_union, "pull_union")
+    biased = _check_bool(biased, "biased")
+    if isinstance(bias, bool) or not isinstance(bias, numbers.Real) or not math.isfinite(bias):
+        raise ValueError(f"bias must be a finite real number, got {bias!r}")
+    if biased and pull_union:
+        raise ValueError("pull_union applies to Proposition 1 only (biased=False)")
+    if biased and n_pulls < 2:
+        raise ValueError("Proposition 2 needs n_pulls >= 2 (F >= 2)")
     s = 1.0 if _check_bool(literal, "literal") else 2.0
     a, c = _check_lil(a, c)
     chunk = check_int(chunk, "chunk", minimum=1)
@@ -1108,11 +1122,19 @@ def partial_bound_coverage(rng: np.random.Generator, *, n_runs: int, n_pulls: in
     full = lil_radius(F, delta / n_arms, sigma, a=a, c=c, literal=s == 1.0)
     part = np.empty((n_pulls, delay - 1))
     for fi, f in enumerate(F):
+        if biased and f < 2:
+            part[fi] = np.inf                  # Prop. 2 needs a completed pull (F >= 2)
+            continue
         off = kappa * (_LOG_PI2_6 + 2.0 * math.log(f)) if pull_union else 0.0
         for pi, p in enumerate(P):
-            _, part[fi, pi] = optimal_delta_split(
-                [s * sigma / math.sqrt(f), s * sigma_p / (f * math.sqrt(p))], [f, p], delta,
-                n_arms, a=a, c=c, offsets=[0.0, off], split=split)
+            w = [s * sigma / math.sqrt(f), s * sigma_p / (f * math.sqrt(p))]
+            if biased:
+                _, part[fi, pi] = optimal_delta_split(
+                    w + [s * sigma_p / (f * math.sqrt(f - 1))], [f, p, f - 1], delta, n_arms,
+                    a=a, c=c, split=split)
+            else:
+                _, part[fi, pi] = optimal_delta_split(w, [f, p], delta, n_arms, a=a, c=c,
+                                                      offsets=[0.0, off], split=split)
     counts = {"full": 0, "partial": 0, "either": 0}
     for lo in range(0, n_runs, chunk):
         m = min(chunk, n_runs - lo)
@@ -1122,6 +1144,13 @@ def partial_bound_coverage(rng: np.random.Generator, *, n_runs: int, n_pulls: in
         Sprev = S - X
         Ybar = X[:, :, None] + sigma_p * np.cumsum(
             rng.standard_normal((m, n_pulls, delay - 1)), axis=2) / P
+        if biased:
+            Ybar = Ybar + bias
+            # Z_F: the mean of (full partial mean - final value) over the F - 1 completed pulls
+            resid = Ybar[:, :, -1] - X
+            Z = np.zeros((m, n_pulls))
+            Z[:, 1:] = np.cumsum(resid, axis=1)[:, :-1] / F[None, :-1]
+            Ybar = Ybar - Z[:, :, None]
         est = (Sprev[:, :, None] + Ybar) / F[None, :, None]
         v_part = (np.abs(est) > part[None]).any(axis=(1, 2))
         counts["full"] += int(v_full.sum())

@@ -15,7 +15,7 @@ import pandas as pd
 from .. import designs
 from ..claims import AtMost, ClaimSpec, Reference, Tolerance
 from ..instances import soare_benchmark
-from ..validation import check_in_interval, check_rng
+from ..validation import check_in_interval, check_int, check_rng
 from . import Grid, Study, check_params
 
 __all__ = ["PROFILES", "CLAIMS", "STUDY", "OMEGA", "kw_value", "g_optimal_table", "soare_table",
@@ -60,6 +60,7 @@ PROFILES = {
 
 def kw_value(d: int) -> Reference:
     """The G-optimal design value the Kiefer--Wolfowitz theorem gives in R^d: ``d``."""
+    d = check_int(d, "d", minimum=1)
     return Reference(float(d), "Kiefer-Wolfowitz theorem: max_x ||x||^2 at the G-optimal "
                                "design equals d")
 

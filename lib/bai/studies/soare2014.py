@@ -3,24 +3,32 @@ r"""What the chapter on Soare, Lazaric, Munos (NIPS 2014) runs: Figure 4 and its
 The chapter (``book/chapters/soare2014.md``) derives the allocations; this module holds what it
 computes, each a pure function of its arguments:
 
-* the paper's settings (Sec. 6), read from :mod:`bai.reported.soare2014`: :data:`DELTA`,
-  :data:`ALPHA`, :data:`OMEGA`;
+* the paper's settings (Sec. 6) and readings, read from :mod:`bai.reported.soare2014`:
+  :data:`DELTA`, :data:`ALPHA`, :data:`OMEGA`, :data:`READINGS`;
 * :data:`PROFILES` (``ci`` and ``paper``) and the grid ``fig4`` (:func:`fig4_configs`,
   :func:`fig4_task`): every strategy of Figure 4 and the five readings of XY-adaptive on the
-  benchmark of Sec. 6;
+  benchmark of Sec. 6; each task's result carries the settings it ran with
+  (:func:`label_settings`), which the chapter passes to the ledger so that the ledger decides
+  each row's reading;
 * the derived tables: :math:`H_{LB}` (Eq. 6, :func:`hlb_table`), Lemma 2 on random instances
-  (:func:`lemma2_tables`), the greedy rules against the optimal designs
+  (:func:`lemma2_tables`, :func:`lemma2_measures`), the greedy rules against the optimal designs
   (:func:`greedy_quality_table`), Figure 4's summaries (:func:`fig4_runs`,
   :func:`fig4_summary`, :func:`lower_bounds`, :func:`error_table`, :func:`pull_counts`,
-  :func:`radii_table`), the checks of Theorems 1-2 (:func:`theorem_bound`) and of Prop. 1
-  (:func:`prop1_coverage`);
+  :func:`allocation_table`, :func:`radii_table`), Propositions 1-2 and Lemma 4 on a fixed design
+  (:func:`fixed_design_events`), Theorems 1-3 (:func:`m_star`, :func:`theorem3_constants`,
+  :func:`theorem_table`);
+* the measures of the claims: log-log slopes in ``d`` (:func:`loglog_slope`), the slope of a
+  difference (:func:`gap_slope`), the fully adaptive strategy against the static ones
+  (:func:`no_gain_table`), the allocation against the oracle's (:func:`mimic_table`), each with
+  its standard error;
 * the figures (:func:`plot_cones`, :func:`plot_fig4`, :func:`plot_pull_counts`,
-  :func:`plot_readings`) and the chapter's explanations of the claims that do not reproduce
-  (:func:`reason`);
+  :func:`plot_readings`);
 * :data:`STUDY`, the :class:`bai.studies.Study` the chapter runs.
 """
 
 from __future__ import annotations
+
+import math
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -33,25 +41,34 @@ from ..estimation import soare_c, soare_log_term
 from ..experiments import summarise
 from ..instances import soare_benchmark
 from ..reported import soare2014 as paper
-from ..validation import (check_delta, check_int, check_nonnegative, check_positive,
-                          check_rng)
+from ..validation import check_delta, check_int, check_positive, check_rng
 from . import Grid, Study, check_params
 
-__all__ = ["DELTA", "ALPHA", "OMEGA", "BLOCK", "READINGS", "FIG4_LABELS", "READ_LABELS",
-           "PROFILES", "STUDY", "fig4_configs", "fig4_fixed", "fig4_task", "hlb_table", "lemma2_tables",
-           "greedy_quality", "greedy_quality_table", "fig4_runs", "fig4_summary", "lower_bounds",
-           "n_star", "error_table", "pull_counts", "radii_table", "growth", "spread",
-           "gap_trend", "theorem_bound", "prop1_coverage", "oracle_budget", "reason",
-           "plot_cones", "plot_fig4", "plot_pull_counts", "plot_readings"]
+__all__ = ["DELTA", "ALPHA", "OMEGA", "DELTA_MIN", "BLOCK", "READINGS", "VARIANTS",
+           "FIG4_LABELS", "READ_LABELS", "PROFILES", "STUDY", "fig4_configs", "fig4_fixed",
+           "fig4_task", "hlb_table", "lemma2_tables", "lemma2_measures", "greedy_quality",
+           "greedy_quality_table", "fig4_runs", "fig4_summary", "label_settings",
+           "correct_spec", "lower_bounds", "n_star", "error_table", "pull_counts",
+           "allocation_table", "radii_table", "loglog_slope", "slope_table", "ratio_table",
+           "strategy_of", "glue_key", "gap_slope", "no_gain_table",
+           "mimic_table", "fixed_design_events", "m_star", "theorem3_constants",
+           "theorem_table", "oracle_budget", "plot_cones", "plot_fig4", "plot_pull_counts",
+           "plot_readings"]
 
 _S = paper.VALUES["settings"]
 #: Confidence, phase factor of XY-adaptive and angle of the benchmark (Sec. 6).
 DELTA, ALPHA, OMEGA = _S["delta"], _S["alpha"], _S["omega"]
+#: The benchmark's smallest gap, :math:`\Delta_{\min}=(e_1-x_{d+1})^\top\theta^*=2(1-\cos\omega)`.
+DELTA_MIN = _S["scale"] * (1 - math.cos(OMEGA))
 #: Block size of the greedy rule in the adaptive strategies: each decision pulls the chosen arm
 #: ``max(1, floor(BLOCK t))`` times (exact below 1e5 pulls); a computational choice of the book.
 BLOCK = 1e-5
-#: The readings of XY-adaptive run besides ``paper`` and ``no-reset`` (spec Sec. 5).
-READINGS = ("pseudo-code", "lingape-code", "rage-code")
+#: The paper's readings (:data:`bai.reported.soare2014.READINGS`): the ledger matches each row's
+#: settings against them.
+READINGS = paper.READINGS
+#: The presets of XY-adaptive run besides ``paper`` and ``no-reset`` (spec Sec. 5): their
+#: settings match none of the paper's readings, so they are shown, never checked.
+VARIANTS = ("pseudo-code", "lingape-code", "rage-code")
 #: The strategies of Figure 4 and their options.
 STRATEGIES = (("G", {}), ("XY", {}), ("XY-oracle", {}),
               ("XY-adaptive", {"reading": "paper", "block_rtol": BLOCK}),
@@ -60,9 +77,9 @@ STRATEGIES = (("G", {}), ("XY", {}), ("XY-oracle", {}),
 #: The curves of Figure 4, and those of the figure comparing the readings.
 FIG4_LABELS = ["fully adaptive", "G", "XY", "XY-adaptive (paper)", "XY-adaptive (no-reset)",
                "XY-oracle"]
-READ_LABELS = [f"XY-adaptive ({r})" for r in ("paper", "no-reset", *READINGS)] + \
+READ_LABELS = [f"XY-adaptive ({r})" for r in ("paper", "no-reset", *VARIANTS)] + \
     ["XY", "XY-oracle"]
-COLORS = plotting.level_colors(FIG4_LABELS + [f"XY-adaptive ({r})" for r in READINGS])
+COLORS = plotting.level_colors(FIG4_LABELS + [f"XY-adaptive ({r})" for r in VARIANTS])
 
 #: ``ci``: a few runs, d <= 4, well under a minute of experiments (CI and coursework);
 #: ``paper``: the paper's scale (Sec. 6: d = 2..10, 100 runs per point). ``batches`` is the
@@ -93,7 +110,7 @@ def fig4_configs(P) -> list[dict]:
     check_params(P, ('adaptive_cap', 'dims'))
     grid = [{"strategy": s, "d": d, **kw} for s, kw in STRATEGIES for d in P["dims"]]
     grid += [{"strategy": "XY-adaptive", "d": d, "reading": r, "block_rtol": BLOCK,
-              "max_samples": P["adaptive_cap"]} for r in READINGS for d in P["dims"]]
+              "max_samples": P["adaptive_cap"]} for r in VARIANTS for d in P["dims"]]
     return grid
 
 
@@ -104,13 +121,38 @@ def fig4_fixed(P) -> dict:
     return {"n_runs": P["n_runs"]}
 
 
-def fig4_task(rng, *, strategy: str, d: int, n_runs: int, **options) -> dict:
+def fig4_task(rng, *, strategy: str, d: int, n_runs: int, reading: str = "paper",
+              block_rtol: float = 0.0, max_samples: int = 10**9) -> dict:
     """``n_runs`` runs of one strategy on the benchmark of Sec. 6 in dimension ``d``, at the
-    paper's ``delta``, ``alpha`` and ``omega`` (:func:`bai.algorithms.soare.benchmark_task`;
-    ``options``: ``reading``, ``block_rtol``, ``max_samples``)."""
+    paper's ``delta``, ``alpha`` and ``omega``, as :func:`bai.algorithms.soare.benchmark_task`
+    runs them (the same calls, so the same runs for a seed), with each run's pull counts and
+    the settings it ran with: for XY-adaptive, the printed reading's settings
+    (:func:`bai.reported.soare2014.settings`) with the options of its preset ``reading``; for
+    the other strategies, which no reading changes, none."""
     check_rng(rng)
-    return soare.benchmark_task(rng, strategy=strategy, d=d, n_runs=n_runs, delta=DELTA,
-                                alpha=ALPHA, omega=OMEGA, **options)
+    env = soare_benchmark(d, omega=OMEGA)
+    kw = dict(delta=DELTA, max_samples=max_samples)
+    if strategy in ("G", "XY"):
+        res = soare.static_allocation_runs(env, n_runs, rng, rule=strategy, grid_ratio=1e-3, **kw)
+    elif strategy == "XY-oracle":
+        res = soare.xy_oracle_runs(env, n_runs, rng, rule="tracking", **kw)
+    elif strategy == "XY-adaptive":
+        res = soare.xy_adaptive_runs(env, n_runs, rng, alpha=ALPHA, reading=reading,
+                                     block_rtol=block_rtol, **kw)
+    elif strategy == "fully adaptive":
+        res = soare.fully_adaptive_runs(env, n_runs, rng, grid_ratio=1e-3, block_rtol=block_rtol,
+                                        **kw)
+    else:
+        raise ValueError(f"strategy must be one of {soare.STRATEGIES}, got {strategy!r}")
+    settings = (paper.settings(**res.info["options"]) if strategy == "XY-adaptive" else {})
+    return {
+        "samples": res.stopping_time.tolist(),
+        "correct": res.correct.astype(bool).tolist(),
+        "stopped": res.stopped.astype(bool).tolist(),
+        "mean_counts": res.counts.mean(axis=0).tolist(),
+        "counts": res.counts.tolist(),
+        "settings": settings,
+    }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -142,17 +184,18 @@ def hlb_table(dims, omega: float = OMEGA) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("d")
 
 
-def lemma2_tables(seed: int, n_instances: int, tol: float = 1e-6):
-    r"""Lemma 2 on random instances: ``(lem, mab, checks)``.
+def lemma2_tables(seed: int, n_instances: int):
+    r"""Lemma 2 on random instances: ``(lem, mab)``.
 
-    ``lem``: the bounds of Lemma 2 and :math:`H_{LB}` on ``n_instances`` Gaussian instances
-    (:math:`d\in\{2,3,4\}`, :math:`K\le8`); ``mab``: :math:`H_{LB}` and :math:`H_{MAB}` (with
-    and without the best arm's term) on as many canonical bandits; ``checks``: the fraction of
-    instances on which each inequality holds (relative tolerance ``tol``).
+    ``lem``: :math:`H_{LB}`, the upper bound :math:`4d/\Delta_{\min}^2` and two lower bounds,
+    as printed (:math:`\max_y\|y\|^2/(L\Delta_{\min}^2)`) and per direction
+    (:math:`\max_y\|y\|^2/(L^2\Delta(y)^2)`), on ``n_instances`` Gaussian instances
+    (:math:`d\in\{2,3,4\}`, :math:`K\le8`); ``mab``: :math:`H_{LB}` and :math:`H_{MAB}` (over
+    the suboptimal arms, as the paper glosses it, and with the best arm counted at
+    :math:`\Delta_{\min}`) on as many canonical bandits.
     """
     seed = check_int(seed, "seed", minimum=0)
     n_instances = check_int(n_instances, "n_instances", minimum=1)
-    tol = check_nonnegative(tol, "tol")
     rng = np.random.default_rng(seed)
     rows = []
     for _ in range(n_instances):
@@ -176,28 +219,44 @@ def lemma2_tables(seed: int, n_instances: int, tol: float = 1e-6):
         H = designs.psi_star(np.eye(mu.size), mu)
         mab.append({"H_LB": H, "H_MAB (suboptimal arms)": np.sum(gaps**-2.0),
                     "H_MAB (+ best arm at Delta_min)": np.sum(gaps**-2.0) + gaps.min() ** -2.0})
-    mab = pd.DataFrame(mab)
-    up = 1 + tol
-    sub, best = mab["H_MAB (suboptimal arms)"], mab["H_MAB (+ best arm at Delta_min)"]
-    checks = pd.Series({
-        "upper bound holds": np.mean(lem["H_LB"] <= lem["upper"] * up),
-        "printed lower bound holds": np.mean(lem["lower (printed)"] <= lem["H_LB"] * up),
-        "lower bound with L^2 and per-direction gaps holds":
-            np.mean(lem["lower (L^2, per-direction gap)"] <= lem["H_LB"] * up),
-        "H_MAB <= H_LB (suboptimal arms only)": np.mean(sub <= mab["H_LB"] * up),
-        "H_LB <= 2 H_MAB (suboptimal arms only)": np.mean(mab["H_LB"] <= 2 * sub * up),
-        "H_MAB' <= H_LB <= 2 H_MAB' (best arm counted)": np.mean(
-            (best <= mab["H_LB"] * up) & (mab["H_LB"] <= 2 * best * up)),
-    }, name="fraction of random instances")
-    return lem, mab, checks
+    return lem, pd.DataFrame(mab)
+
+
+def lemma2_measures(lem: pd.DataFrame, mab: pd.DataFrame) -> pd.DataFrame:
+    r"""The measurements of Lemma 2's claims from :func:`lemma2_tables`: one row per ledger row,
+    with its claim id (``spec``) and the fields of its statement (``fields``), the inequality in
+    words, the settings it was computed with (``None``: no reading changes it) and the reading
+    they define, the largest ratio of the inequality's two sides over the instances (``value``:
+    at most 1 when it holds on every instance) and the share of instances on which it fails
+    (``share``)."""
+    P = paper.settings
+    rows = [("soare.lemma2.range.upper", {}, "H_LB <= 4d / Delta_min^2", None,
+             lem["H_LB"] / lem["upper"], len(lem))]
+    for form, col, text, s in [
+            ("as printed", "lower (printed)", "max_y ||y||^2 / (L Delta_min^2)", P()),
+            ("per direction", "lower (L^2, per-direction gap)",
+             "max_y ||y||^2 / (L^2 Delta(y)^2)", P(lemma2_lower="L^2, Delta(y)"))]:
+        rows.append(("soare.lemma2.range.lower.{form}", {"form": form, "bound": text},
+                     f"{text} <= H_LB", s, lem[col] / lem["H_LB"], len(lem)))
+    for h_mab, col, s in [("suboptimal arms", "H_MAB (suboptimal arms)", P()),
+                          ("best arm at Delta_min", "H_MAB (+ best arm at Delta_min)",
+                           P(h_mab="best arm at Delta_min"))]:
+        for side, text, ratio in [("lower", "H_MAB <= H_LB", mab[col] / mab["H_LB"]),
+                                  ("upper", "H_LB <= 2 H_MAB", mab["H_LB"] / (2 * mab[col]))]:
+            rows.append(("soare.lemma2.mab.{side}.{h_mab}",
+                         {"side": side, "inequality": text, "h_mab": h_mab},
+                         f"{text} (H_MAB: {h_mab})", s, ratio, len(mab)))
+    return pd.DataFrame([
+        {"spec": spec, "fields": fields, "inequality": text, "settings": s,
+         "reading": paper.reading_name(s), "value": float(ratio.max()),
+         "share": float(np.mean(ratio > 1 + paper.LEMMA2_TOL)), "instances": n}
+        for spec, fields, text, s, ratio, n in rows])
 
 
 def greedy_quality(d: int, n: int, h_lb: float, omega: float = OMEGA) -> dict:
     r"""The greedy G, XY and oracle rules after ``n`` pulls on the benchmark in dimension ``d``:
     each normalised value :math:`n\max_y\|y\|^2_{A_n^{-1}}` over its optimum (:math:`d`,
     :math:`2d`, :math:`H_{LB}`; Eqs. 12, 14, 5), and the oracle rule's share of :math:`e_2`."""
-    from ..validation import check_int, check_positive
-
     d = check_int(d, "d", minimum=2)
     n = check_int(n, "n", minimum=1)
     h_lb = check_positive(h_lb, "h_lb")
@@ -235,10 +294,32 @@ def _labels(raw: pd.DataFrame) -> np.ndarray:
                     "XY-adaptive (" + reading.fillna("paper") + ")", raw["strategy"])
 
 
+def label_settings(raw: pd.DataFrame) -> dict:
+    """``{label: settings}``: the settings each curve's tasks ran with (``None`` for a strategy
+    no reading changes), to pass to :meth:`bai.claims.ClaimsLedger.check`."""
+    out: dict = {}
+    for label, s in zip(_labels(raw), raw["settings"]):
+        s = dict(s) or None
+        if out.setdefault(label, s) != s:
+            raise ValueError(f"the tasks of {label!r} ran with different settings")
+    return out
+
+
+def correct_spec(label: str) -> str:
+    """The claim that judges whether the curve ``label`` returns the best arm: Lemma 1 for the
+    oracle (Eq. 4), Lemma 3 for the static allocations (Eq. 11), Sec. 6 for the others."""
+    if label == "XY-oracle":
+        return "soare.lemma1.oracle_correct"
+    if label in ("G", "XY"):
+        return "soare.lemma3.correct.{alg}"
+    return "soare.fig4.all_correct.{alg}"
+
+
 def fig4_runs(raw: pd.DataFrame) -> pd.DataFrame:
-    """The grid's table (one row per task) as one row per run, with a ``label`` per curve."""
-    runs = raw.assign(label=_labels(raw)).drop(columns=["run", "mean_counts"])
-    runs = runs.explode(["samples", "correct", "stopped"]).reset_index(drop=True)
+    """The grid's table (one row per task) as one row per run, with a ``label`` per curve and
+    the run's pull counts."""
+    runs = raw.assign(label=_labels(raw)).drop(columns=["run", "mean_counts", "settings"])
+    runs = runs.explode(["samples", "correct", "stopped", "counts"]).reset_index(drop=True)
     return runs.astype({"samples": float, "correct": bool, "stopped": bool})
 
 
@@ -255,8 +336,6 @@ def fig4_summary(runs: pd.DataFrame) -> pd.DataFrame:
 def n_star(H: float, K: int, delta: float = DELTA) -> float:
     r"""The oracle complexity of Eq. 7: the fixed point
     :math:`N^*=c^2H_{LB}\log_{N^*}(K^2/\delta)` (Soare et al. 2014, Sec. 3)."""
-    from ..validation import check_positive
-
     H = check_positive(H, "H")
     N = 1e6
     for _ in range(100):
@@ -276,12 +355,13 @@ def lower_bounds(dims, hlb: pd.DataFrame, delta: float = DELTA) -> pd.DataFrame:
 
 def error_table(summary: pd.DataFrame, labels=FIG4_LABELS) -> pd.DataFrame:
     """Errors, runs and runs cut at the cap per curve over all ``d``, with the error rate and its
-    exact (Clopper-Pearson) 95% upper bound, to compare with :math:`\\delta`."""
+    exact one-sided 95% (Clopper-Pearson) upper bound, the one :class:`bai.claims.ErrorRate`
+    compares with :math:`\\delta`."""
     err = summary[summary["label"].isin(labels)].groupby("label").agg(
         errors=("errors", "sum"), runs=("n", "sum"), cut=("cut", "sum"))
     err["error rate"] = err["errors"] / err["runs"]
-    err["95% upper bound (Clopper-Pearson)"] = [clopper_pearson(int(e), int(n))[1]
-                                                for e, n in zip(err["errors"], err["runs"])]
+    err["one-sided 95% upper bound"] = [clopper_pearson(int(e), int(n), 0.90)[1]
+                                        for e, n in zip(err["errors"], err["runs"])]
     return err
 
 
@@ -297,6 +377,23 @@ def pull_counts(raw: pd.DataFrame, dims, d: int = 5, labels=FIG4_LABELS):
         c = np.mean([np.asarray(v, dtype=float) for v in rows["mean_counts"]], axis=0)
         shares[label] = c / c.sum()
     return pd.DataFrame.from_dict(shares, orient="index", columns=names).rename_axis("label"), d
+
+
+def allocation_table(runs: pd.DataFrame) -> pd.DataFrame:
+    """Per curve and ``d``, over the runs: the mean share of the pulls on :math:`e_2`
+    (``share_e2``) and the mean of that share minus the largest share on another arm
+    (``margin``), each with its standard error."""
+    rows = []
+    for (label, d), g in runs.groupby(["label", "d"], sort=False):
+        c = np.array(g["counts"].tolist(), dtype=float)
+        share = c / c.sum(axis=1, keepdims=True)
+        margin = share[:, 1] - np.delete(share, 1, axis=1).max(axis=1)
+        n = len(share)
+        se = (lambda v: float(v.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0)
+        rows.append({"label": label, "d": d, "share_e2": float(share[:, 1].mean()),
+                     "share_e2_se": se(share[:, 1]), "margin": float(margin.mean()),
+                     "margin_se": se(margin), "runs": n})
+    return pd.DataFrame(rows)
 
 
 def radii_table(pivot: pd.DataFrame, delta: float = DELTA) -> pd.DataFrame:
@@ -315,47 +412,115 @@ def radii_table(pivot: pd.DataFrame, delta: float = DELTA) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------------------------------------
-# Measures of the claims
+# Measures of the claims, each with its standard error
 # ---------------------------------------------------------------------------------------------
 
 
-def growth(pivot: pd.DataFrame) -> pd.Series:
-    """Mean budget at the largest ``d`` over the mean budget at the smallest, per curve."""
-    return pivot.loc[pivot.index.max()] / pivot.loc[pivot.index.min()]
+def _curve(summary: pd.DataFrame, label: str) -> pd.DataFrame:
+    s = summary[summary["label"] == label].sort_values("d")
+    if len(s) < 2:
+        raise ValueError(f"label {label!r} needs at least two dimensions in the summary")
+    return s
 
 
-def spread(pivot: pd.DataFrame) -> pd.Series:
-    """(max - min) / mean of the mean budget over ``d``, per curve (0 for a flat curve)."""
-    return (pivot.max() - pivot.min()) / pivot.mean()
+def _slope(x, y, var) -> tuple[float, float]:
+    """Least-squares slope of ``y`` on ``x`` and its standard error from the variances of the
+    ``y`` (independent points)."""
+    x, y, var = (np.asarray(v, dtype=float) for v in (x, y, var))
+    c = (x - x.mean()) / np.sum((x - x.mean()) ** 2)
+    return float(c @ y), float(math.sqrt(c**2 @ var))
 
 
-def gap_trend(pivot: pd.DataFrame, label: str):
-    """``(trend, gap)``: the gap static XY minus ``label`` per ``d``, and its Spearman
-    correlation with ``d``."""
-    gap = pivot["XY"] - pivot[label]
-    trend = gap.reset_index(drop=True).corr(pd.Series(np.arange(len(gap))), method="spearman")
-    return trend, gap
+def loglog_slope(summary: pd.DataFrame, label: str) -> tuple[float, float]:
+    """``(slope, se)``: the least-squares slope of the log of the mean budget of ``label`` on
+    :math:`\\log d` over the grid (the budget's elasticity in ``d``), its standard error
+    propagated from the per-``d`` standard errors (:math:`\\mathrm{se}/\\mathrm{mean}` on the
+    log scale)."""
+    s = _curve(summary, label)
+    return _slope(np.log(s["d"]), np.log(s["mean"]), (s["se"] / s["mean"]) ** 2)
 
 
-def theorem_bound(runs: pd.DataFrame, rule: str, delta: float = DELTA) -> dict:
-    r"""Theorems 1 (G) and 2 (XY), :math:`\beta=0`: the runs whose stopping time exceeds
-    :math:`\text{const}\,c^2d\log_n(K^2/\delta)/\Delta_{\min}^2` (const 16 and 32), as
-    ``failures``, ``runs`` and the largest ratio ``max_ratio`` of a stopping time to its bound."""
-    const = paper.VALUES["thm1" if rule == "G" else "thm2"]["constant"]
-    delta_min = _S["scale"] * (1 - np.cos(OMEGA))
-    r = runs[runs["label"] == rule]
-    log_n = np.log(6 * r["samples"] ** 2 * (r["d"] + 1) ** 2 / (np.pi**2 * delta))
-    bound = const * soare_c() ** 2 * r["d"] * log_n / delta_min**2
-    return {"failures": int((r["samples"] > bound).sum()), "runs": len(r),
-            "max_ratio": float((r["samples"] / bound).max())}
+def slope_table(summary: pd.DataFrame, labels=FIG4_LABELS) -> pd.DataFrame:
+    """:func:`loglog_slope` of every curve of ``labels``: the elasticity of its mean budget in
+    ``d`` (``slope``) and its standard error (``se``)."""
+    return pd.DataFrame([dict(zip(("slope", "se"), loglog_slope(summary, a)), label=a)
+                         for a in labels]).set_index("label")
 
 
-def prop1_coverage(d: int, horizon: int, n_runs: int, seed: int, delta: float = DELTA,
-                   omega: float = OMEGA, batch: int = 100) -> np.ndarray:
-    r"""Prop. 1 for a fixed design: along the greedy XY path on the benchmark in dimension ``d``
-    (every step up to 1000 pulls, then a geometric grid up to ``horizon``), whether each of
-    ``n_runs`` runs violates :math:`|y^\top(\hat\theta_n-\theta^*)|\le
-    c\|y\|_{A^{-1}}\sqrt{\log_n(K^2/\delta)}` for some direction :math:`y` at some step."""
+def ratio_table(summary: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
+    """Per ``d``: the mean budget of ``a`` over that of ``b`` (``ratio``), its standard error by
+    the delta method (independent runs)."""
+    piv = summary.pivot(index="d", columns="label", values="mean")
+    se = summary.pivot(index="d", columns="label", values="se")
+    ratio = piv[a] / piv[b]
+    return pd.DataFrame({"ratio": ratio,
+                         "se": ratio * np.hypot(se[a] / piv[a], se[b] / piv[b])})
+
+
+def glue_key(prefix: str, label: str) -> str:
+    """A glue key for a value of the curve ``label``: ``prefix`` and the label's words joined by
+    underscores (``glue_key("slope", "XY-adaptive (paper)")`` is ``"slope_XY_adaptive_paper"``)."""
+    import re
+
+    return f"{prefix}_" + re.sub(r"\W+", "_", label).strip("_")
+
+
+def strategy_of(label: str) -> str:
+    """The strategy of a curve: ``"XY-adaptive"`` for ``"XY-adaptive (paper)"``."""
+    return label.split(" (")[0]
+
+
+def gap_slope(summary: pd.DataFrame, static: str, label: str) -> tuple[float, float]:
+    """``(slope, se)``: the least-squares slope on ``d`` of the difference between the mean
+    budgets of ``static`` and ``label`` (linear scale: the difference can be negative), its
+    standard error from both curves' (independent runs)."""
+    a, b = _curve(summary, static), _curve(summary, label)
+    if list(a["d"]) != list(b["d"]):
+        raise ValueError(f"{static!r} and {label!r} must be run at the same dimensions")
+    return _slope(a["d"], a["mean"].to_numpy() - b["mean"].to_numpy(),
+                  a["se"].to_numpy() ** 2 + b["se"].to_numpy() ** 2)
+
+
+def no_gain_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """Per ``d``: the fully adaptive strategy's mean budget minus the smaller of G's and XY's
+    (``diff``), with its standard error (independent runs)."""
+    piv = summary.pivot(index="d", columns="label", values="mean")
+    se = summary.pivot(index="d", columns="label", values="se")
+    best = piv[["G", "XY"]].idxmin(axis=1)
+    out = pd.DataFrame({"best static": best})
+    out["diff"] = piv["fully adaptive"] - [piv.loc[d, b] for d, b in best.items()]
+    out["se"] = np.hypot(se["fully adaptive"], [se.loc[d, b] for d, b in best.items()])
+    return out
+
+
+def mimic_table(alloc: pd.DataFrame, label: str) -> pd.DataFrame:
+    """Per ``d``: the share of pulls on :math:`e_2` of ``label`` over the XY-oracle's
+    (``ratio``), its standard error by the delta method."""
+    a = alloc[alloc["label"] == label].set_index("d")
+    o = alloc[alloc["label"] == "XY-oracle"].set_index("d").loc[a.index]
+    ratio = a["share_e2"] / o["share_e2"]
+    se = ratio * np.hypot(a["share_e2_se"] / a["share_e2"], o["share_e2_se"] / o["share_e2"])
+    return pd.DataFrame({"ratio": ratio, "se": se})
+
+
+# ---------------------------------------------------------------------------------------------
+# Propositions 1-2 and Lemma 4 on a fixed design; Theorems 1-3
+# ---------------------------------------------------------------------------------------------
+
+
+def fixed_design_events(d: int, horizon: int, n_runs: int, seed: int, delta: float = DELTA,
+                        omega: float = OMEGA, batch: int = 100) -> pd.DataFrame:
+    r"""Along the greedy XY path on the benchmark in dimension ``d`` (a fixed design: every step
+    up to 1000 pulls, then a geometric grid up to ``horizon``), for each of ``n_runs`` runs,
+    whether at some step
+
+    * ``Prop. 1``: some direction :math:`y` has :math:`|y^\top(\hat\theta_n-\theta^*)|>
+      c\|y\|_{A^{-1}}\sqrt{\log_n(K^2/\delta)}`;
+    * ``Prop. 2``: some arm has :math:`|x^\top(\hat\theta^\eta_n-\theta^*)|>
+      \|x\|_{(A^\eta)^{-1}}(\sigma\sqrt{d\log((1+nL^2/\eta)/\delta)}+\eta^{1/2}\|\theta^*\|)`
+      (:math:`\eta=1`, the regularised estimate);
+    * ``Lemma 4``: the best arm is dominated (Eq. 16) by another.
+    """
     d = check_int(d, "d", minimum=2)
     horizon = check_int(horizon, "horizon", minimum=1)
     n_runs = check_int(n_runs, "n_runs", minimum=1)
@@ -364,22 +529,144 @@ def prop1_coverage(d: int, horizon: int, n_runs: int, seed: int, delta: float = 
     omega = check_positive(omega, "omega")
     batch = check_int(batch, "batch", minimum=1)
     env = soare_benchmark(d, omega=omega)
-    path = soare.static_path(env.X, "XY", horizon, grid_ratio=1e-3, seed=1)
+    X, K, best = env.X, env.K, env.best_item
+    eta = _S["assumed"]["eta"]
+    path = soare.static_path(X, "XY", horizon, grid_ratio=1e-3, seed=1)
     rng = np.random.default_rng(seed)
-    inc = np.diff(np.vstack([np.zeros(env.K, int), path.counts]), axis=0)
-    A = np.einsum("ck,ki,kj->cij", path.counts.astype(float), env.X, env.X)
-    H = np.einsum("ki,cij,lj->ckl", env.X, np.linalg.inv(A), env.X)
+    inc = np.diff(np.vstack([np.zeros(K, int), path.counts]), axis=0)
+    A = np.einsum("ck,ki,kj->cij", path.counts.astype(float), X, X)
+    H = np.einsum("ki,cij,lj->ckl", X, np.linalg.inv(A), X)
     dg = np.einsum("ckk->ck", H)
-    W = soare_c() * np.sqrt(soare_log_term(path.steps, env.K, delta))[:, None, None] \
+    W = soare_c(env.sigma) * np.sqrt(soare_log_term(path.steps, K, delta))[:, None, None] \
         * np.sqrt(np.maximum(dg[:, :, None] + dg[:, None, :] - 2 * H, 0))
-    violated = np.zeros(n_runs, dtype=bool)
+    G = np.linalg.inv(A + eta * np.eye(d))                    # (A^eta)^-1
+    Heta = np.einsum("ki,cij,lj->ckl", X, G, X)
+    bias = eta * np.einsum("ki,cij,j->ck", X, G, env.theta)    # part of x^T(theta_eta - theta*)
+    L2 = float(np.max(np.sum(X**2, axis=1)))
+    beta = env.sigma * np.sqrt(d * np.log((1 + path.steps * L2 / eta) / delta)) \
+        + math.sqrt(eta) * np.linalg.norm(env.theta)
+    W2 = np.sqrt(np.einsum("ckk->ck", Heta)) * beta[:, None]
+    gaps = env.means - env.means[best]                        # mu(x') - mu(x*), <= 0
+    i, j = np.triu_indices(K, k=1)                            # each direction once
+    Wp = W[:, i, j]
+    out = {k: np.zeros(n_runs, dtype=bool) for k in ("Prop. 1", "Prop. 2", "Lemma 4")}
     for lo in range(0, n_runs, batch):
         R = min(batch, n_runs - lo)
-        noise = np.cumsum(np.sqrt(inc)[None] * rng.standard_normal((R, len(inc), env.K)), axis=1)
-        err_mu = np.einsum("ckl,rcl->rck", H, noise)          # X (theta_hat - theta), per step
-        diff = np.abs(err_mu[:, :, :, None] - err_mu[:, :, None, :])
-        violated[lo:lo + R] = (diff > W[None]).any(axis=(1, 2, 3))
-    return violated
+        noise = np.cumsum(np.sqrt(inc)[None] * env.sigma * rng.standard_normal((R, len(inc), K)),
+                          axis=1)                              # per-arm noise sums
+        err = np.einsum("ckl,rcl->rck", H, noise)             # X (theta_hat - theta*)
+        out["Prop. 1"][lo:lo + R] = (np.abs(err[:, :, i] - err[:, :, j]) > Wp[None]).any(
+            axis=(1, 2))
+        err2 = np.einsum("ckl,rcl->rck", Heta, noise) - bias[None]
+        out["Prop. 2"][lo:lo + R] = (np.abs(err2) > W2[None]).any(axis=(1, 2))
+        lead = gaps[None, None, :] + err - err[:, :, best:best + 1]   # Delta_n(x', x*)
+        out["Lemma 4"][lo:lo + R] = (lead > W[None, :, :, best]).any(axis=(1, 2))
+    return pd.DataFrame(out)
+
+
+def _faces_cleared(X, theta, counts, n: int, delta: float) -> bool:
+    r"""Whether the oracle confidence set :math:`S^*(\mathbf x_n)` (Eq. 3, pull counts
+    ``counts`` after ``n`` pulls) meets no hyperplane :math:`C(x)\cap C(x')` between two
+    suboptimal arms (Eq. 19): one linear feasibility problem per pair."""
+    from scipy.optimize import linprog
+
+    K, d = X.shape
+    best = int(np.argmax(X @ theta))
+    Ystar = X[best] - np.delete(X, best, axis=0)
+    Ainv = np.linalg.inv((X.T * counts) @ X)
+    w = soare_c() * np.sqrt(np.einsum("yi,ij,yj->y", Ystar, Ainv, Ystar)
+                            * float(soare_log_term(n, K, delta)))
+    slab_A = np.vstack([Ystar, -Ystar])
+    slab_b = np.concatenate([w + Ystar @ theta, w - Ystar @ theta])
+    sub = [k for k in range(K) if k != best]
+    # an arm whose own slab is narrower than its gap is optimal nowhere in S*: its faces are
+    # empty without a linear program
+    gaps = Ystar @ theta
+    may = [k for k, wk, g in zip(sub, w, gaps) if wk >= g]
+    for i, a in enumerate(may):
+        for b in may[i + 1:]:
+            others = [k for k in range(K) if k not in (a, b)]
+            res = linprog(np.zeros(d), A_ub=np.vstack([slab_A, X[others] - X[a]]),
+                          b_ub=np.concatenate([slab_b, np.zeros(len(others))]),
+                          A_eq=(X[a] - X[b])[None], b_eq=[0.0], bounds=[(None, None)] * d,
+                          method="highs")
+            if res.status == 0:            # a parameter of S* on the face: not cleared
+                return False
+    return True
+
+
+def m_star(d: int, delta: float = DELTA, omega: float = OMEGA, n_max: int = 10**6) -> int:
+    r""":math:`M^*` of Eq. 19 on the benchmark in dimension ``d``: the first step of the static
+    (greedy) XY path at which the oracle confidence set :math:`S^*` meets no hyperplane between
+    the cones of two suboptimal arms, found by bisection on the path's grid of steps (every
+    step up to 1000, then a 0.1% geometric grid); the path is extended by doubling from 4096
+    steps up to ``n_max``."""
+    d = check_int(d, "d", minimum=2)
+    delta = check_delta(delta)
+    env = soare_benchmark(d, omega=check_positive(omega, "omega"))
+    n_max = check_int(n_max, "n_max", minimum=2 * d)
+    horizon = min(4096, n_max)
+    while True:
+        path = soare.static_path(env.X, "XY", horizon, seed=1)
+
+        def cleared(i):
+            return _faces_cleared(env.X, env.theta, path.counts[i], int(path.steps[i]), delta)
+
+        lo, hi = 0, len(path.steps) - 1
+        if cleared(hi):
+            break
+        if horizon >= n_max:
+            raise ValueError(f"the faces are not cleared within n_max = {n_max} pulls at d = {d}")
+        horizon = min(2 * horizon, n_max)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if cleared(mid) else (mid, hi)
+    return int(path.steps[hi])
+
+
+def theorem3_constants(dims, hlb: pd.DataFrame, delta: float = DELTA,
+                       alpha: float = ALPHA) -> pd.DataFrame:
+    r"""Per ``d``: :math:`M^*` (Eq. 19, :func:`m_star`), :math:`N^*` (Eq. 7, :func:`n_star`)
+    and :math:`\max\{M^*,(16/\alpha)N^*\}`, the factor of Theorem 3's bound before its number of
+    phases."""
+    rows = []
+    for d in _check_dims(dims):
+        M, N = m_star(d, delta), n_star(float(hlb.loc[d, "H_LB"]), d + 1, delta)
+        rows.append({"d": d, "M*": M, "N*": N,
+                     "max{M*, (16/alpha) N*}": max(M, paper.VALUES["thm3"]["factor"] / alpha * N)})
+    return pd.DataFrame(rows).set_index("d")
+
+
+def _bound(kind: str, n, d, const, delta):
+    K = d + 1
+    log_n = soare_log_term(n, K, delta)
+    if kind == "static":                        # Theorems 1-2, beta = 0
+        return const * soare_c() ** 2 * d * log_n / DELTA_MIN**2
+    # Theorem 3, beta = 0: const = max{M*, (16 / alpha) N*}
+    return const * np.log(soare_c() * np.sqrt(log_n) / DELTA_MIN) / math.log(1 / ALPHA)
+
+
+def theorem_table(runs: pd.DataFrame, thm3: pd.DataFrame, delta: float = DELTA) -> pd.DataFrame:
+    r"""Theorems 1 (G), 2 (XY) and 3 (both readings of XY-adaptive), :math:`\beta=0`: per
+    theorem, curve and ``d``, the mean over the runs of each stopping time :math:`N` over its
+    bound evaluated at :math:`N` (``ratio``, with its standard error), the largest such ratio
+    and the runs above their bound (``above``). ``thm3`` is :func:`theorem3_constants`."""
+    delta = check_delta(delta)
+    specs = [("soare.thm1.bound.d{d}", "G", "static", paper.VALUES["thm1"]["constant"]),
+             ("soare.thm2.bound.d{d}", "XY", "static", paper.VALUES["thm2"]["constant"])]
+    specs += [("soare.thm3.bound.{alg}.d{d}", lab, "thm3", None)
+              for lab in ("XY-adaptive (paper)", "XY-adaptive (no-reset)")]
+    rows = []
+    for spec, label, kind, const in specs:
+        for d, g in runs[runs["label"] == label].groupby("d"):
+            c = const if const is not None else float(thm3.loc[d, "max{M*, (16/alpha) N*}"])
+            r = g["samples"].to_numpy(float) / _bound(kind, g["samples"].to_numpy(float), d, c,
+                                                      delta)
+            rows.append({"spec": spec, "label": label, "d": int(d), "ratio": float(r.mean()),
+                         "se": float(r.std(ddof=1) / math.sqrt(r.size)) if r.size > 1 else 0.0,
+                         "max ratio": float(r.max()), "above": int((r > 1).sum()),
+                         "runs": int(r.size)})
+    return pd.DataFrame(rows)
 
 
 def oracle_budget(d: int, delta: float = DELTA, log_union: str = "pairs",
@@ -389,66 +676,6 @@ def oracle_budget(d: int, delta: float = DELTA, log_union: str = "pairs",
     :math:`K^2` in the log, as Xu et al. (2018)'s re-implementation (their Table 1)."""
     env = soare_benchmark(d, omega=omega)
     return int(soare.xy_oracle_path(env, delta=delta, log_union=log_union).stopping_time)
-
-
-_WHY = {
-    "soare.lemma2.range.lower":
-        "as printed it pairs the longest direction with the smallest gap; "
-        "max_y ||y||^2 / (L^2 Delta(y)^2) <= H_LB holds on every instance",
-    "soare.lemma2.mab":
-        "holds when H_MAB includes the best arm's term 1/Delta_min^2; with suboptimal arms only, "
-        "H_LB <= 2 H_MAB holds on {share:.0%} of instances",
-    "soare.greedy.oracle_rule_stalls":
-        "for d >= 4 the directions e1 - ej tie for the maximum and no single pull lowers it: "
-        "the rule stops pulling e3..ed; the chapter's oracle tracks the optimal design instead",
-    "soare.fig4.adaptive_flat_in_d.{alg}":
-        "with the active set rebuilt after each phase, the last phase is a full XY phase whose "
-        "cost grows with d",
-    "soare.fig4.adaptive_near_oracle.{alg}":
-        "phase lengths jump by 1/alpha = 10, so the last phase overshoots the oracle "
-        "(Theorem 3 allows 16/alpha); with reset the budget exceeds static XY",
-    "soare.fig4.gap_increases.{alg}":
-        "with the active set rebuilt after each phase, the last phase is a full XY phase that "
-        "costs several static runs: XY-adaptive is worse than static XY, as Xu et al. report",
-    "soare.fig4.fully_adaptive_no_gain":
-        "with the spec's ASSUMED form (Prop. 2 radius, known ||theta*||, eta = 1) the adaptive "
-        "radius is no wider than the static one and the rule focuses on e2 like the oracle",
-    "soare.fig4.focus_e2.{alg}":
-        "with the active set rebuilt, the full XY phases spread the pulls over e1..ed "
-        "(share on e2: {share:.2f})",
-    "soare.fig4.ratio_xy_adaptive_dmax":
-        "Figure 4's bar heights are lost from the paper text; our ratios are {ratios}",
-    "soare.derived.oracle_d5":
-        "deterministic; our oracle tracks lambda* from one canonical pull each, LinGapE's from "
-        "A = I plus one pull per arm",
-}
-#: Claims whose explanation is given only when they do not hold.
-_WHEN_FAILING = {"soare.greedy.oracle_rule_stalls", "soare.fig4.adaptive_flat_in_d.{alg}",
-                 "soare.fig4.gap_increases.{alg}", "soare.fig4.focus_e2.{alg}"}
-
-
-def reason(claim: str, holds: bool = False, *, alg: str = "", n_runs: int = 0, **data):
-    """The chapter's explanation of claim ``claim`` (its id in ``CLAIMS``), or ``None`` (the
-    ledger's computed reason) when it holds and is explained only when failing.
-
-    ``data`` fills the explanation (``share``, ``ratios``, ``gap``). For a reading of
-    XY-adaptive other than the paper's the explanation is the measured numbers, since the
-    chapter does not discuss it.
-    """
-    if claim not in _WHY:
-        raise ValueError(f"claim must be one of {sorted(_WHY)}, got {claim!r}")
-    if claim in _WHEN_FAILING and holds:
-        return None
-    if claim == "soare.fig4.gap_increases.{alg}" and alg != "XY-adaptive (paper)":
-        gap = data["gap"]
-        return (f"gap by d ({n_runs} runs each): " + ", ".join(f"{d}: {g:.3g}"
-                                                               for d, g in gap.items())
-                + "; not discussed in the chapter")
-    if claim == "soare.fig4.focus_e2.{alg}" and alg != "XY-adaptive (paper)":
-        return f"share on e2: {data['share']:.2f} ({n_runs} runs); not discussed in the chapter"
-    if "ratios" in data:
-        data["ratios"] = ", ".join(f"{k}: {v:.2f}" for k, v in data["ratios"].items())
-    return _WHY[claim].format(**data)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -551,4 +778,5 @@ STUDY = Study(
                         description="Figure 4: every strategy and reading of XY-adaptive on the "
                                     "benchmark of Sec. 6, n_runs runs per task")},
     claims=paper.CLAIMS,
+    readings=paper.READINGS,
 )

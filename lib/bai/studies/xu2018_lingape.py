@@ -23,6 +23,8 @@ and the replication, so splitting the list into grids changes no number.
 
 from __future__ import annotations
 
+import copy
+import inspect
 import math
 import os
 import time
@@ -36,10 +38,13 @@ from .. import designs
 from ..algorithms import lingape as LG
 from ..algorithms import registry
 from ..algorithms import soare
+from ..algorithms.common import RunsResult
 from ..estimation import soare_c, soare_log_term
 from ..claims import clopper_pearson
 from ..experiments import summarise
-from ..instances import canonical_bandit, click_instance, click_theta, soare_benchmark
+from ..datasets import data_file
+from ..instances import (canonical_bandit, click_data, click_instance, click_theta,
+                         soare_benchmark)
 from ..plotting import errorbar_lines, level_colors
 from ..reported import xu2018 as paper
 from ..validation import check_rng
@@ -73,7 +78,9 @@ SETTINGS = paper.VALUES["settings"]
 DELTA, EPS, REG = SETTINGS["delta"], SETTINGS["epsilon"], SETTINGS["reg"]
 OMEGA, ALPHA, BLOCK = SETTINGS["omega"], SETTINGS["alpha"], SETTINGS["adaptive_block"]
 #: :math:`\Delta_{\min}=2(1-\cos\omega)` of the benchmark (:math:`\theta^*=2e_1`).
-D_MIN = 2 * (1 - np.cos(OMEGA))
+D_MIN = paper.EARLY_EPSILON
+#: Rounds between LinGapE's exact recomputations of its state (the loop's default).
+REFRESH = inspect.signature(LG.lingape).parameters["refresh_every"].default
 #: :math:`\|\theta^*\|` of Soare's benchmark (``soare_benchmark``'s default scale), known to
 #: LinGapE.
 BENCH_S = 2.0
@@ -87,8 +94,68 @@ INSTANCE_SEED = PROFILES["paper"]["seed"]
 # ---------------------------------------------------------------------------------------------
 
 
-def _lingape(env, n_runs, rng, **kw):
-    return LG.lingape_runs(env, n_runs, rng, delta=DELTA, reg=REG, **kw)
+def lingape_settings(radius: str = "det", log_union: str = "pairs", epsilon: float = EPS,
+                     **_) -> dict:
+    """The reading-defining settings of a LinGapE run (keys of ``paper.PRINTED_SETTINGS``)."""
+    return {"lingape_radius": radius, "lingape_log": log_union, "epsilon": float(epsilon)}
+
+
+def at_stop(env, counts, sums, *, R: float, S: float, radius: str = "det",
+            log_union: str = "pairs") -> tuple[bool, float]:
+    r"""``(event, C)`` at a LinGapE run's stopping state: whether every gap estimate lies within
+    its width, :math:`|\hat\Delta_t(i,j)-\Delta(i,j)|\le\beta_t(i,j)` for all pairs (the
+    event of Lemma 3 at one round), and the radius :math:`C_t` of the run."""
+    X = env.X
+    K, d = X.shape
+    counts = np.asarray(counts, dtype=float)
+    A = REG * np.eye(d) + (X.T * counts) @ X
+    err = X @ np.linalg.solve(A, X.T @ np.asarray(sums, dtype=float)) - env.means
+    G = X @ np.linalg.solve(A, X.T)
+    g = np.diag(G)
+    width2 = np.maximum(g[:, None] + g[None, :] - 2 * G, 0.0)
+    C = float(LG.confidence_radius(counts.sum(), np.linalg.slogdet(A)[1] - d * math.log(REG),
+                                   d=d, K=K, delta=DELTA, reg=REG, R=R, S=S,
+                                   L=float(np.sqrt(np.max(np.sum(X**2, axis=1)))),
+                                   radius=radius, log_union=log_union))
+    gap_err = np.abs(err[:, None] - err[None, :])
+    return bool(np.all(gap_err <= np.sqrt(width2) * C * (1 + 1e-9) + 1e-12)), C
+
+
+def _logdet_ratio(env, counts) -> float:
+    A = REG * np.eye(env.d) + (env.X.T * np.asarray(counts, dtype=float)) @ env.X
+    return float(np.linalg.slogdet(A)[1] - env.d * math.log(REG))
+
+
+def _lingape(env, n_runs, rng, *, tenth=False, **kw):
+    r"""``n_runs`` LinGapE runs, as ``lingape_runs`` (same generator, same runs), with per run the
+    event of Lemma 3 and :math:`C_t^2` at the stop and, with ``tenth``, the elasticity of
+    :math:`\det A_t` in :math:`t` over the last tenth of the run (the run replayed from its
+    generator state and cut at a tenth of its length)."""
+    kw = {"delta": DELTA, "reg": REG, "epsilon": EPS, **kw}
+    if kw.get("rule") == "ratio" and kw.get("weights") is None:
+        kw["weights"] = LG.LazyRatioWeights(env.X)  # LPs solved once per pair for all runs
+    out, extra = [], {"event": [], "C2": [], "elasticity": []}
+    S = float(np.linalg.norm(env.theta)) if kw.get("S") is None else kw["S"]
+    R = env.sigma if kw.get("R") is None else kw["R"]
+    for _ in range(n_runs):
+        state = copy.deepcopy(rng.bit_generator.state)
+        r = LG.lingape(env, rng, **kw)
+        out.append(r)
+        event, C = at_stop(env, r.counts, r.sums, R=R, S=S, radius=kw.get("radius", "det"),
+                           log_union=kw.get("log_union", "pairs"))
+        extra["event"].append(event)
+        extra["C2"].append(C**2)
+        el = float("nan")
+        if tenth and r.stopped and r.stopping_time // 10 > env.K:
+            g = np.random.Generator(type(rng.bit_generator)())
+            g.bit_generator.state = state
+            cut = LG.lingape(env, g, **{**kw, "max_steps": r.stopping_time // 10})
+            el = ((_logdet_ratio(env, r.counts) - _logdet_ratio(env, cut.counts))
+                  / math.log(r.stopping_time / cut.stopping_time))
+        extra["elasticity"].append(el)
+    res = RunsResult.from_runs(f"LinGapE ({kw.get('rule', 'greedy')})", out)
+    res.info.update(extra, settings=lingape_settings(**kw))
+    return res
 
 
 def _xy_static(env, n_runs, rng, **kw):
@@ -96,13 +163,17 @@ def _xy_static(env, n_runs, rng, **kw):
 
 
 def _xy_adaptive(env, n_runs, rng, **kw):
-    return soare.xy_adaptive_runs(env, n_runs, rng, delta=DELTA, alpha=ALPHA, block_rtol=BLOCK,
+    res = soare.xy_adaptive_runs(env, n_runs, rng, delta=DELTA, alpha=ALPHA, block_rtol=BLOCK,
                                  **kw)
+    res.info["settings"] = {"xy_adaptive": kw["reading"]}
+    return res
 
 
 def _xy_oracle(env, n_runs, rng, *, log_union):
     path = soare.xy_oracle_path(env, delta=DELTA, log_union=log_union)
-    return soare.xy_oracle_runs(env, n_runs, rng, delta=DELTA, path=path)
+    res = soare.xy_oracle_runs(env, n_runs, rng, delta=DELTA, path=path)
+    res.info["settings"] = {"oracle_log": log_union}
+    return res
 
 
 #: The chapter's strategies: ``name -> (registry entry, runner)``. The runners call the
@@ -132,6 +203,11 @@ def conventions() -> pd.DataFrame:
 # ---------------------------------------------------------------------------------------------
 
 
+#: Per-run extras of LinGapE's tasks: the event of Lemma 3 and C_t^2 at the stop, and the
+#: elasticity of det A_t over the last tenth of a Figure 1 run (greedy rule).
+PER_RUN = ("event", "C2", "elasticity")
+
+
 def synth_task(rng, *, experiment, strategy, n_runs, d, gap=None, variant=None, batch=None,
                **kw):
     """``n_runs`` runs of ``strategy`` on the instance of ``experiment``.
@@ -150,16 +226,24 @@ def synth_task(rng, *, experiment, strategy, n_runs, d, gap=None, variant=None, 
     Returns
     -------
     dict
-        Per run: ``samples``, ``correct``, ``stopped`` and the ``counts`` per arm.
+        Per run: ``samples``, ``correct``, ``stopped``, the ``counts`` per arm and, for LinGapE,
+        the lists of :data:`PER_RUN`; ``settings``: the settings that define the reading the
+        task ran under (keys of ``paper.PRINTED_SETTINGS``).
     """
     check_rng(rng)
     if experiment == "fig2":
         env = canonical_bandit([gap] + [0.0] * (d - 1))
     else:
         env = soare_benchmark(d, omega=SETTINGS["check_omega"] if experiment == "check" else OMEGA)
+    if strategy == "LinGapE":
+        kw["tenth"] = experiment == "fig1" and kw.get("rule", "greedy") == "greedy"
     res = STRATEGIES[strategy][1](env, n_runs, rng, **kw)
-    return {"samples": res.stopping_time.tolist(), "correct": res.correct.astype(bool).tolist(),
-            "stopped": res.stopped.astype(bool).tolist(), "counts": res.counts.tolist()}
+    out = {"samples": res.stopping_time.tolist(), "correct": res.correct.astype(bool).tolist(),
+           "stopped": res.stopped.astype(bool).tolist(), "counts": res.counts.tolist(),
+           "settings": dict(res.info.get("settings", {}))}
+    out.update({k: [v if v == v else None for v in res.info[k]]
+                for k in PER_RUN if k in res.info})
+    return out
 
 
 #: Table 1's LinGapE: the paper's algorithm, and the authors' early script.
@@ -230,7 +314,12 @@ def label_runs(raw: pd.DataFrame) -> pd.DataFrame:
                                      "XY-oracle (K^2 in the log)")
     vr = raw["variant"].notna()
     raw.loc[vr, "label"] = "LinGapE: " + raw.loc[vr, "variant"]
-    runs = raw.drop(columns=["run"]).explode(["samples", "correct", "stopped", "counts"])
+    for col in PER_RUN:   # LinGapE's per-run extras; None for the other strategies
+        given = raw[col] if col in raw else pd.Series(None, index=raw.index, dtype=object)
+        raw[col] = [v if isinstance(v, list) else [None] * len(n)
+                    for v, n in zip(given, raw["samples"])]
+    runs = raw.drop(columns=["run"]).explode(["samples", "correct", "stopped", "counts",
+                                              *PER_RUN])
     return runs.reset_index(drop=True).astype({"samples": float, "correct": bool,
                                                "stopped": bool})
 
@@ -250,22 +339,28 @@ def click_task(rng, *, strategy, K, instance):
     """One run of LinGapE (greedy) or XY-static (ridge) on click instance ``(K, instance)``.
 
     The instance is ``click_instance(K, default_rng([INSTANCE_SEED, K, instance]))``: both
-    strategies run on the same instances (Sec. 7.2; App. A's thresholds).
+    strategies run on the same instances (Sec. 7.2; App. A's thresholds). The result carries the
+    ``settings`` of the reading it ran under and, for LinGapE, Lemma 3's ``event`` and
+    :math:`C_t^2` at the stop (:func:`at_stop`).
     """
     check_rng(rng)
     env = click_instance(K, np.random.default_rng([INSTANCE_SEED, K, instance]),
                          ctr_scale=CTR_SCALE)
+    extra = {}
     if strategy == "LinGapE":
-        r = LG.lingape(env, rng, delta=DELTA, reg=REG, R=SETTINGS["click_R"], S=click_S())
-        samples, correct, stopped = r.stopping_time, r.correct, r.stopped
+        r = LG.lingape(env, rng, delta=DELTA, reg=REG, epsilon=EPS, R=SETTINGS["click_R"],
+                       S=click_S())
+        event, C = at_stop(env, r.counts, r.sums, R=SETTINGS["click_R"], S=click_S())
+        extra = {"settings": lingape_settings(), "event": event, "C2": C**2}
     else:
         r = LG.xy_static_ridge(env, rng, delta=DELTA, sigma=SETTINGS["click_sigma"],
                                reg=SETTINGS["click_reg"], grid_ratio=SETTINGS["click_grid_ratio"],
                                block_rtol=SETTINGS["click_block"])
-        samples, correct, stopped = r.stopping_time, r.correct, r.stopped
+        extra = {"settings": {}}
     gaps = env.gaps[env.gaps > 0]
-    return {"samples": int(samples), "correct": bool(correct), "stopped": bool(stopped),
-            "rank": env.d, "min_gap": float(gaps.min()), "best_mean": float(env.means.max())}
+    return {"samples": int(r.stopping_time), "correct": bool(r.correct),
+            "stopped": bool(r.stopped), "rank": env.d, "min_gap": float(gaps.min()),
+            "best_mean": float(env.means.max()), **extra}
 
 
 def click_configs(P) -> list[dict]:
@@ -465,40 +560,6 @@ def plot_fig1(s1, n_runs):
     return fig
 
 
-def _gt(ratio, se):
-    """Every ratio above 1 by more than 2 SE (a computed verdict), and the smallest ratio."""
-    return {"holds": bool(((ratio - 2 * se) > 1).all()), "value": ratio.min()}
-
-
-def fig1_claims(piv1, se1) -> dict:
-    """The measurements of Figure 1's claims: ``{short name: keyword arguments of check}``."""
-    lgm, lgs = piv1["LinGapE (greedy)"], se1["LinGapE (greedy)"]
-    ad = "XY-adaptive (lingape-code)"
-    r_or = ratio_se(piv1["XY-oracle"], se1["XY-oracle"], lgm, lgs)
-    r_st = ratio_se(piv1["XY-static"], se1["XY-static"], lgm, lgs)
-    r_ad = ratio_se(piv1[ad], se1[ad], piv1["XY-static"], se1["XY-static"])
-    r_adl = ratio_se(piv1[ad], se1[ad], lgm, lgs)
-    use_static = piv1["XY-static"] <= piv1[ad]
-    r10, r10_se = r_st[0].where(use_static, r_adl[0]), r_st[1].where(use_static, r_adl[1])
-    factor = paper.CLAIMS["lingape.intro.10x"].paper_value
-    no_reset = piv1["XY-adaptive (no-reset)"] / piv1["XY-static"]
-    out = {
-        "beats_oracle": _gt(*r_or),
-        "beats_static": _gt(*r_st),
-        "adaptive_worse_than_static": {
-            **_gt(*r_ad), "reason": "a property of the reset reading: without reset, XY-adaptive "
-            "/ XY-static is " + ", ".join(f"d={d}: {v:.2f}" for d, v in no_reset.items())},
-        "10x": {"holds": bool(((r10 + 2 * r10_se) >= factor).all()), "value": r10.min(),
-                "reason": "the factor grows with d (static XY is linear in d, LinGapE grows "
-                          "slowly): " + ", ".join(f"d={d}: {v:.1f}" for d, v in r10.items())},
-        "adaptive_ratios": r_ad[0],
-    }
-    if 5 in r_or[0].index:
-        out["factor_d5"] = {"value": r_or[0][5], "se": r_or[1][5],
-                            "reason": paper.NOTES["lingape.fig1.beats_oracle.factor_d5"]}
-    return out
-
-
 def table1(runs, f1, d: int):
     """Mean pulls per arm at the dimension of Table 1 (ours, and the paper's single run when
     ``d = 5``) and the runs behind them.
@@ -536,46 +597,6 @@ def plot_shares(shares, d):
     ax.set_title(f"Table 1 as shares, d = {d}")
     ax.legend(fontsize=7, ncol=3)
     return fig
-
-
-def static_uniform(shares) -> dict:
-    """Max / min of XY-static's shares of (e1 + x6), e2, ..., e5 at d = 5 (Table 1)."""
-    st = shares[[c for c in shares.columns if c.startswith("XY-static (ours")][0]]
-    groups = np.r_[st["e1"] + st["x6"], st[["e2", "e3", "e4", "e5"]]]
-    return {"holds": bool(groups.max() / groups.min() <= 1.1), "value": groups.max() / groups.min()}
-
-
-def focus_e2(lingape_runs) -> dict:
-    """LinGapE's mean share of pulls on e2 and its standard error."""
-    share = [c[1] / sum(c) for c in lingape_runs["counts"]]
-    return {"value": np.mean(share), "se": np.std(share, ddof=1) / np.sqrt(len(share))}
-
-
-def one_run(claim_id: str, samples) -> dict:
-    """Is the paper's single run (the claim's paper value) inside the central 95% of ours?"""
-    samples = np.asarray(samples, dtype=float)
-    paper_value = paper.CLAIMS[claim_id].paper_value
-    lo, hi = np.quantile(samples, [0.025, 0.975])
-    return {"holds": bool(lo <= paper_value <= hi),
-            "value": float(np.mean(samples <= paper_value)),
-            "reason": (f"value = fraction of our runs at or below the paper's; our mean "
-                       f"{samples.mean():,.0f}, 95% range [{lo:,.0f}, {hi:,.0f}]. "
-                       + paper.NOTES.get(claim_id, "")).strip()}
-
-
-def table1_claims(runs, shares, sources) -> dict:
-    """The measurements of Table 1's claims (at d = 5): ``{short name: keyword arguments of
-    check}``."""
-    early = runs[runs["label"] == "LinGapE: early-script radius, eps = Delta_min"]["samples"]
-    return {
-        "static_uniform": static_uniform(shares),
-        "static_total": one_run("lingape.table1.static_total", sources["XY-static"]["samples"]),
-        "focus_e2": focus_e2(sources["LinGapE"]),
-        "lingape_total": one_run("lingape.table1.lingape_total", sources["LinGapE"]["samples"]),
-        "early_script": one_run("lingape.table1.lingape_total.early_script", early),
-        "oracle_total": {"value": sources["XY-oracle"]["samples"].iloc[0],
-                         "reason": paper.NOTES["lingape.table1.oracle_total"]},
-    }
 
 
 def efficiency(env, counts, reg):
@@ -681,44 +702,24 @@ def plot_fig2(s2, d):
     return fig
 
 
-def rules_similar(piv1, se1, piv2, se2) -> dict:
-    """Greedy / ratio mean samples at every point of Figures 1 and 2, within [0.8, 1.25]."""
-    g, r = "LinGapE (greedy)", "LinGapE (ratio)"
-    gr = pd.concat([piv1[g] / piv1[r], piv2[g] / piv2[r]])
-    gr_se = pd.concat([ratio_se(piv1[g], se1[g], piv1[r], se1[r])[1],
-                       ratio_se(piv2[g], se2[g], piv2[r], se2[r])[1]])
-    return {"holds": bool(((gr + 2 * gr_se >= 0.8) & (gr - 2 * gr_se <= 1.25)).all()),
-            "value": float((gr - 1).abs().max()), "reason": paper.NOTES["lingape.rules_similar"]}
-
-
-def fig2_claims(piv2, se2, adaptive_fig1) -> dict:
-    """The measurements of Figure 2's claims (``adaptive_fig1``: XY-adaptive / XY-static of
-    Figure 1, quoted in a reason)."""
-    r2 = ratio_se(piv2["XY-static"], se2["XY-static"], piv2["LinGapE (greedy)"],
-                  se2["LinGapE (greedy)"])
-    steps = r2[0].diff().iloc[1:]               # gaps sorted from large to small
-    steps_se = np.sqrt(r2[1] ** 2 + r2[1].shift() ** 2).iloc[1:]
-    ad2 = piv2["XY-adaptive (lingape-code)"] / piv2["XY-static"]
-    ad_all = pd.concat([ad2.rename(lambda g: f"fig2 gap {g:g}"),
-                        adaptive_fig1.rename(lambda d: f"fig1 d={d}")])
-    no_reset = piv2["XY-adaptive (no-reset)"] / piv2["XY-static"]
-    return {
-        "beats_static": _gt(*r2),
-        "grows": {"holds": bool((steps - 2 * steps_se > 0).all()),
-                  "value": float(r2[0].iloc[-1] / r2[0].iloc[0]),
-                  "reason": "ratios by gap: " + ", ".join(f"{g:g}: {v:.2f}"
-                                                          for g, v in r2[0].items())},
-        "adaptive_5x": {"value": float(ad2.min()), "reason":
-                        "deterministic phases (se 0); smallest ratio over the gap grid; all "
-                        "ratios: " + ", ".join(f"{k}: {v:.1f}" for k, v in ad_all.items())
-                        + "; without reset (Fig. 2 setting): "
-                        + ", ".join(f"gap {g:g}: {v:.1f}" for g, v in no_reset.items())},
-    }
-
-
 # ---------------------------------------------------------------------------------------------
 # Figure 3
 # ---------------------------------------------------------------------------------------------
+
+
+def click_facts() -> dict:
+    """The facts of the click model that the chapter's text states (glued, never typed): the
+    log's impressions and clicks, the candidates, the feature dimension and App. A's thresholds
+    as click probabilities (``click_instance``'s defaults)."""
+    arms = pd.read_csv(data_file("obd/arms.csv"))
+    X, _, _ = click_data()
+    params = inspect.signature(click_instance).parameters
+    good, bad = params["best_range"].default, params["other_range"].default
+    return {"impressions": int(arms["records"].sum()), "clicks": int(arms["clicks"].sum()),
+            "click_rate": float(arms["clicks"].sum() / arms["records"].sum()),
+            "candidates": int(len(arms)), "features": int(X.shape[1]),
+            "good_lo": float(good[0]), "bad_hi": float(bad[1]),
+            "min_gap": float(good[0] - bad[1]), "min_gap_pm1": float(2 * (good[0] - bad[1]))}
 
 
 def candidates_summary(cand, S) -> str:
@@ -771,59 +772,313 @@ def plot_fig3(s3, n_instances):
     return fig
 
 
-def real_factor(paired) -> dict:
-    """The mean over all instances of the paired ratio XY-static / LinGapE, with its SE."""
-    pr = paired["ratio"]
-    return {"value": pr.mean(), "se": pr.std(ddof=1) / np.sqrt(len(pr)),
-            "reason": paper.NOTES["lingape.fig3.real_5x"]}
-
-
-def gap_slope(paired) -> dict:
-    """Weighted least-squares slope against K of the mean paired difference XY-static -
-    LinGapE (weights: inverse squared standard errors), and whether it exceeds 2 SE."""
-    pdiff = (paired["XY-static"] - paired["LinGapE"]).groupby("K").agg(["mean", "sem"])
-    w = 1.0 / pdiff["sem"] ** 2
-    Kx = pdiff.index.to_numpy(float)
-    xm = np.sum(w * Kx) / w.sum()
-    slope = np.sum(w * (Kx - xm) * pdiff["mean"]) / np.sum(w * (Kx - xm) ** 2)
-    slope_se = 1.0 / np.sqrt(np.sum(w * (Kx - xm) ** 2))
-    return {"holds": bool(slope - 2 * slope_se > 0), "value": float(slope),
-            "reason": f"slope {slope:,.0f} samples per arm, SE {slope_se:,.0f}; mean differences "
-                      + ", ".join(f"K={k}: {v:.3g}" for k, v in pdiff["mean"].items())}
-
-
 # ---------------------------------------------------------------------------------------------
 # Error rates (Theorem 1)
 # ---------------------------------------------------------------------------------------------
 
 
 def lingape_all(runs, raw3) -> pd.DataFrame:
-    """Every LinGapE run of the chapter (synthetic and click), with its rule."""
-    return pd.concat([
+    """Every LinGapE run of the chapter (synthetic and click), with its rule and whether it ran
+    under the printed reading (``printed``)."""
+    lg = pd.concat([
         runs[runs["strategy"] == "LinGapE"].assign(rule=lambda x: x["rule"].fillna("greedy")),
         raw3[raw3["strategy"] == "LinGapE"].assign(rule="greedy", experiment="fig3"),
     ])
+    return lg.assign(printed=[is_printed(st) for st in lg["settings"]])
 
 
 def errors(lg_runs) -> pd.DataFrame:
-    """Errors, runs, runs cut by the step cap and the 95% Clopper-Pearson upper bound, per rule
-    and experiment."""
-    err = lg_runs.groupby(["rule", "experiment"]).agg(
+    """Errors, runs, runs cut by the step cap, the 95% Clopper-Pearson upper bound and the runs
+    whose gap estimates left their widths at the stop (Lemma 3), per reading, rule and
+    experiment."""
+    lg_runs = lg_runs.assign(reading=np.where(lg_runs["printed"], "printed", "other"),
+                             outside=lg_runs["event"] == False)  # noqa: E712 (None: not recorded)
+    err = lg_runs.groupby(["reading", "rule", "experiment"]).agg(
         errors=("correct", lambda c: int((~c).sum())), runs=("correct", "size"),
-        cut=("stopped", lambda s: int((~s).sum())))
+        cut=("stopped", lambda s: int((~s).sum())), outside_widths=("outside", "sum"))
     err["95% upper bound (Clopper-Pearson)"] = [clopper_pearson(int(e), int(n))[1]
                                                 for e, n in zip(err["errors"], err["runs"])]
     return err
 
 
-def failures(lg_runs, rule: str | None = None, experiment: str | None = None) -> dict:
-    """``{"failures", "runs"}`` of the LinGapE runs of a rule (or an experiment)."""
-    e = lg_runs
-    if rule is not None:
-        e = e[e["rule"] == rule]
-    if experiment is not None:
-        e = e[e["experiment"] == experiment]
-    return {"failures": int((~e["correct"].astype(bool)).sum()), "runs": int(len(e))}
+# ---------------------------------------------------------------------------------------------
+# The claims: readings and measurements (each function returns the keyword arguments of
+# ledger.check, the settings of the row's runs included)
+# ---------------------------------------------------------------------------------------------
+
+
+def is_printed(settings: dict) -> bool:
+    """Whether a run's ``settings`` are the printed reading's (a strategy's absent keys are
+    the printed ones: the run has no ingredient there)."""
+    return paper.READINGS["printed"].matches({**paper.PRINTED_SETTINGS, **settings})
+
+
+def row_settings(runs) -> dict:
+    """The settings of a ledger row computed from ``runs`` (rows of the chapter's run tables,
+    each with its task's ``settings``): their union, a conflict being an error, completed by the
+    printed reading's settings for the strategies the row does not involve. The ledger decides
+    the row's reading from them."""
+    merged: dict = {}
+    for st in runs["settings"]:
+        for k, v in st.items():
+            if merged.setdefault(k, v) != v:
+                raise ValueError(f"the runs of one row ran under different settings: {k} = "
+                                 f"{merged[k]!r} and {v!r}")
+    return {**paper.PRINTED_SETTINGS, **merged}
+
+
+def _mean_se(values) -> tuple[float, float]:
+    v = np.asarray(values, dtype=float)
+    return float(v.mean()), float(v.std(ddof=1) / np.sqrt(v.size)) if v.size > 1 else 0.0
+
+
+def _diff(a: tuple, b: tuple) -> dict:
+    """``a - b`` of two (mean, SE) pairs from independent runs."""
+    return {"value": a[0] - b[0], "se": float(np.hypot(a[1], b[1]))}
+
+
+def _ratio(a: tuple, b: tuple) -> dict:
+    """``a / b`` of two (mean, SE) pairs from independent runs, delta-method SE."""
+    r, se = ratio_se(a[0], a[1], b[0], b[1])
+    return {"value": float(r), "se": float(se)}
+
+
+def loglog_slope(x, y, se_log) -> tuple[float, float]:
+    """Weighted least-squares slope of ``log y`` on ``log x`` (weights ``1 / se_log^2``, the
+    per-point standard errors of ``log y`` propagated) and its standard error; with every
+    ``se_log`` zero (exact values), the ordinary slope and SE 0."""
+    lx, ly = np.log(np.asarray(x, dtype=float)), np.log(np.asarray(y, dtype=float))
+    s = np.asarray(se_log, dtype=float)
+    exact = bool(np.all(s == 0))
+    w = np.ones_like(lx) if exact else 1.0 / np.maximum(s, s[s > 0].min()) ** 2
+    xm = np.sum(w * lx) / np.sum(w)
+    sxx = np.sum(w * (lx - xm) ** 2)
+    return float(np.sum(w * (lx - xm) * ly) / sxx), 0.0 if exact else float(1 / np.sqrt(sxx))
+
+
+def percentile(values, x) -> dict:
+    """The mid-rank percentile of ``x`` among ``values`` (our runs) and its binomial SE: where a
+    single run printed by the paper falls in the distribution of our single runs."""
+    v = np.asarray(values, dtype=float)
+    q = (np.sum(v < x) + 0.5 * np.sum(v == x)) / v.size
+    return {"value": float(q), "se": float(np.sqrt(q * (1 - q) / v.size)), "runs": int(v.size),
+            "ours_mean": float(v.mean())}
+
+
+def _by(runs, label, **where):
+    sel = runs["label"] == label
+    for k, v in where.items():
+        sel &= runs[k] == v
+    return runs[sel]
+
+
+def fig1_rows(f1) -> dict:
+    """Figure 1's rows per d: ``{claim: [check kwargs]}`` (LinGapE is the greedy rule, as
+    plotted)."""
+    lg, st, ad, orc = ("LinGapE (greedy)", "XY-static", "XY-adaptive (lingape-code)",
+                       "XY-oracle")
+    out: dict = {k: [] for k in ("superior", "beats_oracle", "adaptive_worse",
+                                 "adaptive_worse_no_reset", "10x", "tighter", "det_linear")}
+    for d in sorted(f1["d"].unique()):
+        runs = {lab: _by(f1, lab, d=d) for lab in FIG1}
+        m = {lab: _mean_se(r["samples"]) for lab, r in runs.items()}
+
+        def sett(*labs):
+            return row_settings(pd.concat([runs[lab] for lab in labs]))
+        best = min((st, ad, orc), key=lambda lab: m[lab][0])
+        out["superior"].append(dict(d=d, **_diff(m[lg], m[best]), best=best,
+                                    settings=sett(lg, st, ad, orc)))
+        out["beats_oracle"].append(dict(d=d, **_diff(m[lg], m[orc]), settings=sett(lg, orc)))
+        for key, lab in (("adaptive_worse", ad),
+                         ("adaptive_worse_no_reset", "XY-adaptive (no-reset)")):
+            out[key].append(dict(d=d, **_diff(m[lab], m[st]), settings=sett(lab, st)))
+        existing = min((st, ad), key=lambda lab: m[lab][0])
+        out["10x"].append(dict(point=f"fig1_d{d}", where=f"Figure 1, d = {d}",
+                               **_ratio(m[existing], m[lg]), best=existing,
+                               settings=sett(lg, st, ad)))
+        env = soare_benchmark(d, omega=OMEGA)
+        r = runs[lg]
+        F2 = soare_c() ** 2 * soare_log_term(r["samples"].to_numpy(float), env.K, DELTA,
+                                             union="arms")
+        out["tighter"].append(dict(d=d, **dict(zip(("value", "se"), _mean_se(
+            r["C2"].to_numpy(float) - F2))), settings=sett(lg, orc)))
+        el = r["elasticity"].dropna().to_numpy(float)
+        out["det_linear"].append(dict(d=d, **dict(zip(("value", "se"), _mean_se(el))),
+                                      runs=int(el.size), settings=sett(lg)))
+    return out
+
+
+def fig2_rows(f2) -> dict:
+    """Figure 2's rows per gap, and the slope of the advantage in the gap."""
+    lg, st, ad = "LinGapE (greedy)", "XY-static", "XY-adaptive (lingape-code)"
+    out: dict = {k: [] for k in ("beats_static", "adaptive_5x", "adaptive_5x_no_reset", "10x")}
+    gaps, ratios, ses = [], [], []
+    for gap in sorted(f2["gap"].unique(), reverse=True):
+        runs = {lab: _by(f2, lab, gap=gap) for lab in (lg, st, ad, "XY-adaptive (no-reset)")}
+        m = {lab: _mean_se(r["samples"]) for lab, r in runs.items()}
+
+        def sett(*labs):
+            return row_settings(pd.concat([runs[lab] for lab in labs]))
+        out["beats_static"].append(dict(gap=f"{gap:g}", **_diff(m[lg], m[st]),
+                                        settings=sett(lg, st)))
+        for key, lab in (("adaptive_5x", ad), ("adaptive_5x_no_reset", "XY-adaptive (no-reset)")):
+            out[key].append(dict(gap=f"{gap:g}", **_ratio(m[lab], m[st]),
+                                 settings=sett(lab, st)))
+        existing = min((st, ad), key=lambda lab: m[lab][0])
+        out["10x"].append(dict(point=f"fig2_gap{gap:g}", where=f"Figure 2, gap {gap:g}",
+                               **_ratio(m[existing], m[lg]), best=existing,
+                               settings=sett(lg, st, ad)))
+        r = _ratio(m[st], m[lg])
+        gaps.append(gap)
+        ratios.append(r["value"])
+        ses.append(r["se"] / r["value"])
+    slope, se = loglog_slope(gaps, ratios, ses)
+    out["grows"] = dict(value=slope, se=se, settings=row_settings(f2[f2["label"].isin([lg, st])]),
+                        ratios={f"{g:g}": v for g, v in zip(gaps, ratios)})
+    return out
+
+
+def rules_rows(f1, f2) -> list[dict]:
+    """Mean greedy / mean ratio at every point of Figures 1 and 2."""
+    out = []
+    for f, x, name in ((f1, "d", "fig1_d{}"), (f2, "gap", "fig2_gap{:g}")):
+        for v in sorted(f[x].unique()):
+            g, r = _by(f, "LinGapE (greedy)", **{x: v}), _by(f, "LinGapE (ratio)", **{x: v})
+            out.append(dict(point=name.format(v), **_ratio(_mean_se(g["samples"]),
+                                                            _mean_se(r["samples"])),
+                            settings=row_settings(pd.concat([g, r]))))
+    return out
+
+
+def thm2_bound(env) -> float:
+    """The leading term :math:`8H_\\epsilon R^2\\log(K^2/\\delta)` of Theorem 2 (16) at an
+    instance (R = 1: N(0, 1) noise)."""
+    H = LG.h_epsilon(env.X, env.theta, EPS)
+    return float(8 * H * env.sigma**2 * np.log(env.K**2 / DELTA))
+
+
+def thm2_rows(f1, f2, check) -> list[dict]:
+    """The ratio rule's mean stopping time over Theorem 2's leading term, per instance."""
+    lab = "LinGapE (ratio)"
+    points = [(f"fig1_d{d}", soare_benchmark(d, omega=OMEGA), _by(f1, lab, d=d))
+              for d in sorted(f1["d"].unique())]
+    points += [(f"fig2_gap{g:g}", canonical_bandit([g] + [0.0] * (int(f2["d"].iloc[0]) - 1)),
+                _by(f2, lab, gap=g)) for g in sorted(f2["gap"].unique(), reverse=True)]
+    points += [("check", soare_benchmark(SETTINGS["check_d"], omega=SETTINGS["check_omega"]),
+                _by(check, lab))]
+    out = []
+    for name, env, runs in points:
+        b = thm2_bound(env)
+        mean, se = _mean_se(runs["samples"])
+        out.append(dict(point=name, value=mean / b, se=se / b, bound=b, mean=mean,
+                        settings=row_settings(runs)))
+    return out
+
+
+def thm3_row(hcomp) -> dict:
+    """The log-log slope of :math:`H_0/H_{oracle}` in d on the benchmark (exact values)."""
+    slope, se = loglog_slope(hcomp.index, hcomp["H_0 / H_oracle"], np.zeros(len(hcomp)))
+    return {"value": slope, "se": se}
+
+
+def table1_rows(runs, f1, d: int) -> dict:
+    """Table 1's rows (at its d = 5): the percentile of each printed count among our runs, per
+    column (and the early script's LinGapE beneath the published one), XY-static's evenness
+    and the share of e2."""
+    sources = {"static": _by(runs, "XY-static", experiment="table1"),
+               "lingape": _by(runs, "LinGapE: the paper"),
+               "oracle": _by(f1, "XY-oracle", d=d)}
+    early = _by(runs, "LinGapE: early-script radius, eps = Delta_min")
+    arms = paper.VALUES["table1"]["arms"]
+    out: dict = {"columns": []}
+    for col, src in [*sources.items(), ("lingape_early", early)]:
+        counts = np.array(list(src["counts"]), dtype=float)
+        for i, arm in enumerate([*arms, "total"]):
+            column = col.removesuffix("_early")
+            pv = (paper.table1_printed(column, arm) if arm != "total"
+                  else paper.table1_total(column))
+            ours = counts[:, i] if arm != "total" else counts.sum(axis=1)
+            out["columns"].append(dict(col=col, arm=arm, paper_value=pv,
+                                       **percentile(ours, pv.number),
+                                       settings=row_settings(src)))
+    st = np.array(list(sources["static"]["counts"]), dtype=float)
+    groups = np.c_[st[:, 0] + st[:, 5], st[:, 1:5]]
+    out["static_uniform"] = dict(**dict(zip(("value", "se"), _mean_se(
+        groups.max(axis=1) / groups.min(axis=1)))), settings=row_settings(sources["static"]))
+    out["focus_e2"] = []
+    for name, col in (("LinGapE", "lingape"), ("XY-oracle", "oracle")):
+        c = np.array(list(sources[col]["counts"]), dtype=float)
+        share = c / c.sum(axis=1, keepdims=True)
+        margin = share[:, 1] - np.delete(share, 1, axis=1).max(axis=1)
+        out["focus_e2"].append(dict(strategy=name, **dict(zip(("value", "se"),
+                                                              _mean_se(margin))),
+                                    settings=row_settings(sources[col])))
+    return out
+
+
+def fig3_rows(raw3, paired) -> dict:
+    """Figure 3's rows: the mean paired ratio XY-static / LinGapE, and the slopes in log K of
+    the ratio of the means (paired delta-method SE) and of the difference."""
+    pr = paired["ratio"]
+    factor = {"value": float(pr.mean()), "se": float(pr.std(ddof=1) / np.sqrt(len(pr))),
+              "instances": int(len(pr))}
+    Ks, ratio, ratio_se_log, diff, diff_se_log = [], [], [], [], []
+    for K, p in paired.groupby(level="K"):
+        a, b = p["XY-static"].to_numpy(float), p["LinGapE"].to_numpy(float)
+        n = a.size
+        ma, mb = a.mean(), b.mean()
+        cov = np.cov(a, b) / n
+        Ks.append(K)
+        ratio.append(ma / mb)
+        ratio_se_log.append(np.sqrt(cov[0, 0] / ma**2 + cov[1, 1] / mb**2
+                                    - 2 * cov[0, 1] / (ma * mb)))
+        dd = a - b
+        diff.append(dd.mean())
+        diff_se_log.append(dd.std(ddof=1) / np.sqrt(n) / dd.mean())
+    sett = row_settings(raw3)
+    s_r, se_r = loglog_slope(Ks, ratio, ratio_se_log)
+    s_d, se_d = loglog_slope(Ks, diff, diff_se_log)
+    return {"real_5x": {**factor, "settings": sett},
+            "10x": {**factor, "settings": sett},
+            "grows": {"value": s_r, "se": se_r, "settings": sett,
+                      "ratios": {str(k): float(v) for k, v in zip(Ks, ratio)}},
+            "grows_difference": {"value": s_d, "se": se_d, "settings": sett}}
+
+
+def pooled_rows(lg_runs) -> dict:
+    """Theorem 1 per rule and Lemma 3, pooled over every LinGapE run under the printed reading
+    (synthetic and click): failures and runs."""
+    pr = lg_runs[lg_runs["printed"]]
+    out = {"thm1": []}
+    for rule in LG.RULES:
+        r = pr[pr["rule"] == rule]
+        out["thm1"].append(dict(rule=rule, failures=int((~r["correct"].astype(bool)).sum()),
+                                runs=int(len(r)), settings=row_settings(r)))
+    ev = pr[pr["event"].notna()]
+    out["lemma3"] = dict(failures=int((ev["event"] == False).sum()),  # noqa: E712
+                         runs=int(len(ev)), settings=row_settings(ev))
+    return out
+
+
+def readings_table() -> pd.DataFrame:
+    """The paper's readings (``paper.READINGS``): role, the settings that define each, and what
+    an alternative changes."""
+    return pd.DataFrame([{"reading": r.name, "role": r.role,
+                          "settings": ", ".join(f"{k} = {v:.6g}" if isinstance(v, float) else
+                                                f"{k} = {v}" for k, v in r.settings.items()),
+                          "note": r.note} for r in paper.READINGS.values()]).set_index("reading")
+
+
+def table1_evidence(rows) -> pd.DataFrame:
+    """Table 1's rows as a table: per column, reading and arm, the paper's count, our mean and
+    the percentile of the paper's count among our runs."""
+    out = []
+    for r in rows["columns"]:
+        reading = "printed" if is_printed(r["settings"]) else "early script"
+        out.append({"column": r["col"].removesuffix("_early"), "reading": reading, "arm": r["arm"],
+                    "paper": r["paper_value"].number, "our mean": r["ours_mean"],
+                    "runs": r["runs"], "percentile": r["value"], "se": r["se"]})
+    return pd.DataFrame(out).set_index(["column", "reading", "arm"])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -850,4 +1105,5 @@ STUDY = Study(
     },
     claims=paper.CLAIMS,
     kind="reproduction",
+    readings=paper.READINGS,
 )
