@@ -1072,16 +1072,19 @@ def _env_bad():
     return [*BAD["env"], benv()]  # a Bernoulli bandit: the GLR thresholds assume Gaussian noise
 
 
+_QUERY_BAD = [3, "top-m", object()]
+_STOP_BAD = ["nope", 3, None, [], ["llr", "llr"], ["llr", "x"]]
+_SAMP_BAD = ["yes", 3, True]
 _GLR_BAD = {"env": _env_bad(), "rng": "rng", "deltas": _DELTAS_BAD, "threshold": _THR_BAD,
-            "max_samples": "count"}
+            "max_samples": "count", "query": _QUERY_BAD, "stopping": _STOP_BAD,
+            "sampling_elimination": _SAMP_BAD}
 _GLR_RUNS_BAD = {"env": _env_bad(), "n_runs": "count", "rng": "rng", "deltas": _DELTAS_BAD,
                  "threshold": _THR_BAD, "max_samples": "count"}
 
 
 def _uniform_rule():
     from bai.algorithms import glr_baselines
-    from bai.algorithms.glr import GLRRule
-    return GLRRule("uniform", glr_baselines._uniform_kernel, lambda e, S: ())
+    return glr_baselines.UNIFORM
 
 
 def _glr_runs_result():
@@ -1142,17 +1145,6 @@ CONTRACTS.update({
     "bai.algorithms.glr.check_thresholds": C(_m(threshold=["heuristic", "mixture"], name="myarg"),
                                              {"threshold": _THR_BAD}, ("threshold",),
                                              {"threshold": "myarg"}),
-    "bai.algorithms.glr.GLRRule": C(
-        lambda: dict(name="uniform", kernel=_uniform_rule().kernel, init=lambda e, S: ()),
-        {"name": "str", "kernel": [None, 3, "k"], "init": [None, 3, "i"],
-         "n_extra": "count0", "update": [3, "u"], "info": [3, "i", None],
-         "needs_logdet": "bool"}),
-    "bai.algorithms.glr.simulate": C(
-        lambda: dict(env=soare_env(), rng=rng(), rule=_uniform_rule(), deltas=0.1,
-                     max_samples=_GLR_CAP),
-        {"env": "env", "rng": "rng", "rule": [None, "uniform", 3, object()],
-         "deltas": _DELTAS_BAD, "threshold": _THR_BAD, "max_samples": "count",
-         "result_cls": [None, 3, "GLRResult", dict]}, ("env", "rng", "rule")),
     "bai.algorithms.glr.simulate_runs": C(
         lambda: dict(one=_glr_one(), env=soare_env(), n_runs=1, rng=rng(), deltas=0.1,
                      max_samples=_GLR_CAP),
@@ -1274,19 +1266,16 @@ EXEMPT.update({
     "bai.algorithms.lingame.LinGameResult": _RESULT,
     "bai.algorithms.top_two.TopTwoResult": _RESULT,
     "bai.algorithms.glr.sm_update": _GLR_KERNEL.format("simulate (every rule)"),
-    "bai.algorithms.glr.observe": _GLR_KERNEL.format("simulate (every rule)"),
-    "bai.algorithms.glr.glr_kernel": _GLR_KERNEL.format("glr_statistic"),
-    "bai.algorithms.glr.closest_alternative": _GLR_KERNEL.format("lingame"),
     "bai.algorithms.glr.ctrack": _GLR_KERNEL.format("xy_tracking, oracle_tracking, lazy_tas, "
                                                     "lingame"),
     "bai.algorithms.glr.greedy_arm": _GLR_KERNEL.format("lingape_glr, top_two"),
-    "bai.algorithms.glr.plugin_design": _GLR_KERNEL.format("lazy_tas"),
-    "bai.algorithms.glr.alt_values_grads": _GLR_KERNEL.format("fws (and lazy_tas)"),
-    "bai.algorithms.glr.alt_values": _GLR_KERNEL.format("fws (and lazy_tas)"),
-    "bai.algorithms.glr.alt_values_from_norms": _GLR_KERNEL.format("fws"),
-    "bai.algorithms.glr.alt_grad": _GLR_KERNEL.format("fws (and lazy_tas)"),
     "bai.algorithms.glr.design_inverse": _GLR_KERNEL.format("fws (and lingame)"),
     "bai.algorithms.fws.solve_matrix_game": _GLR_KERNEL.format("fws"),
+    "bai.algorithms.glr.sm_update": _GLR_KERNEL.format("simulate (every rule)"),
+    "bai.algorithms.glr.quad": _GLR_KERNEL.format("simulate (every rule)"),
+    "bai.algorithms.glr.greedy_arm_buf": _GLR_KERNEL.format("lingape_glr, top_two"),
+    "bai.algorithms.glr.inv_small": _GLR_KERNEL.format("fws, lingame (design_inverse)"),
+    "bai.algorithms.glr.cholesky_small": _GLR_KERNEL.format("top_two"),
     "bai.studies.arena_glr.explode_glr": _PRESENT,
     "bai.studies.arena_glr.glr_cells": _PRESENT,
     "bai.studies.arena_glr.main_table": _PRESENT,
@@ -1415,6 +1404,140 @@ EXEMPT.update({
     "bai.studies.wang2021_fws.other_t_star": "no arguments",
     "bai.studies.wang2021_fws.practical_time": "a root of a formula of the chapter: T* and delta "
                                                "come from the study's own instances",
+})
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 28: queries, thresholds and stopping rules as objects, the engine, LinGIFA
+# ---------------------------------------------------------------------------------------------
+
+
+def _q_items():
+    return np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.6], [-0.5, 0.2]])
+
+
+def _compiled_rule():
+    from bai.algorithms import glr_baselines
+    return glr_baselines.UNIFORM
+
+
+_QZ_BAD = [np.full((3, 2), np.nan), np.ones(3), "Z", np.zeros((1, 2))]
+CONTRACTS.update({
+    "bai.queries.BestArm": C(_m(eps=0.1, Z=_q_items()),
+                             {"eps": [-0.1, math.nan, math.inf, "0.1", None, True],
+                              "Z": _QZ_BAD}),
+    "bai.queries.TopM": C(_m(m=2, Z=_q_items()),
+                          {"m": [*BAD["count"], 4, 7], "Z": _QZ_BAD}),
+    "bai.queries.Thresholding": C(_m(tau=0.3, Z=_q_items()),
+                                  {"tau": [math.nan, math.inf, "0.3", None, True],
+                                   "Z": _QZ_BAD}),
+    "bai.queries.Query": C(_m(Z=_q_items()), {"Z": _QZ_BAD}),
+    "bai.queries.as_query": C(lambda: dict(query=None, Z=_q_items()),
+                              {"query": _QUERY_BAD, "Z": _QZ_BAD}, ("query", "Z")),
+    "bai.queries.expected_time_lower_bound": C(
+        lambda: dict(env=genv(), query=None, delta=0.1),
+        {"env": "env", "query": _QUERY_BAD, "delta": "delta"}, ("env", "query", "delta")),
+    "bai.algorithms.stopping.Threshold": C(_m(beta="log_t_plus_1"),
+                                           {"beta": _THR_BAD + [lambda t, d: -t],
+                                            "name": [3, ""]}, (), {"beta": "threshold"}),
+    "bai.algorithms.stopping.as_threshold": C(_m(threshold="mixture", name="myarg"),
+                                              {"threshold": _THR_BAD[:3]}, ("threshold",),
+                                              {"threshold": "myarg"}),
+    "bai.algorithms.stopping.check_thresholds": C(_m(threshold=["heuristic", "mixture"],
+                                                     name="myarg"),
+                                                  {"threshold": _THR_BAD}, ("threshold",),
+                                                  {"threshold": "myarg"}),
+    "bai.algorithms.stopping.check_stopping": C(_m(stopping=["llr", "full"], name="myarg"),
+                                                {"stopping": _STOP_BAD}, ("stopping",),
+                                                {"stopping": "myarg"}),
+    "bai.algorithms.engine.CompiledRule": C(
+        lambda: dict(name="uniform", choose_arm=_compiled_rule().choose_arm),
+        {"name": [3, "", None], "choose_arm": [None, 3, lambda e, r, g: 0],
+         "init": [3, "i"], "update": [3, lambda *a: None], "queries": [3, (int,)],
+         "result_cls": [None, dict, 3], "info": [3, "i"]}),
+    "bai.algorithms.engine.simulate": C(
+        lambda: dict(rule=_compiled_rule(), env=soare_env(), rng=rng(), deltas=0.1,
+                     max_samples=_GLR_CAP),
+        {"rule": [None, "uniform", 3, object()], **_GLR_BAD}, ("rule", "env", "rng")),
+    "bai.algorithms.engine.simulate_runs": C(
+        lambda: dict(one=_glr_one(), env=soare_env(), n_runs=1, rng=rng(), deltas=0.1,
+                     max_samples=_GLR_CAP),
+        {"one": [None, 3, "uniform_glr"], "env": "env", "n_runs": "count", "rng": "rng",
+         "deltas": _DELTAS_BAD, "max_samples": "count"}, ("one", "env", "n_runs", "rng")),
+    "bai.algorithms.engine.library_rule": C(_m(name="FWS"), {"name": "choice"}, ("name",)),
+    "bai.algorithms.glr_baselines.lingifa": C(
+        lambda: dict(env=soare_env(), rng=rng(), query=_topm(), deltas=0.1,
+                     max_samples=_GLR_CAP),
+        {**_GLR_BAD, "query": [*_QUERY_BAD, None]}, ("env", "rng")),
+    "bai.algorithms.glr_baselines.lingifa_runs": C(
+        lambda: dict(env=soare_env(), n_runs=1, rng=rng(), query=_topm(), deltas=0.1,
+                     max_samples=_GLR_CAP), _GLR_RUNS_BAD, ("env", "n_runs", "rng")),
+    "bai.studies.bring_your_own.topm_instance": C(
+        _m(P={"topm_m": 2}),
+        {"P": [{"topm_m": 0}, {"topm_m": 5}, {"topm_m": "2"}, {"topm_m": None}]},
+        ("P",), names={"P": ("topm_m",)}),
+    "bai.studies.bring_your_own.twins": C(
+        lambda: dict(compiled=_compiled_rule(), python=_arena_rule(), env=soare_env(),
+                     query=None, seeds=1, deltas=[0.1], max_samples=_GLR_CAP),
+        {"compiled": [None, 3], "python": [None, 3, object()], "env": "env",
+         "query": _QUERY_BAD, "seeds": "count", "deltas": _DELTAS_BAD, "max_samples": "count"},
+        ("compiled", "python", "env", "query", "seeds", "deltas"),
+        names={"compiled": "rule", "python": "rule"}),
+    "bai.arena.CompiledRule": C(
+        lambda: dict(name="uniform", choose_arm=_compiled_rule().choose_arm),
+        {"name": [3, "", None], "choose_arm": [None, 3, lambda e, r, g: 0]}),
+})
+for _mod in ("bai.algorithms.glr", "bai.algorithms.engine"):
+    CONTRACTS.update({
+        f"{_mod}.stable_key": C(_m(x="FWS"), {"x": [-1, None, [1], object()]}, ("x",)),
+        f"{_mod}.run_generator": C(_m(seed=3), {"seed": [-1, 1.5, None, "0"]}, ("seed",)),
+    })
+
+
+def _topm():
+    from bai.queries import TopM
+    return TopM(1)
+
+
+_ENGINE_KERNEL = "numba-compiled part of the engine, called on its validated state by " \
+    "bai.algorithms.engine.simulate (the checked face of every rule)"
+EXEMPT.update({
+    "bai.queries.piece_glr": "compiled formula of one piece; its checked face is Query.glr",
+    "bai.queries.closest_point": "compiled formula; called by the compiled rules on their state",
+    "bai.queries.piece_gradient": "compiled formula; called by the compiled rules on their "
+                                  "state",
+    "bai.queries.halfspace": "compiled decoding of a half-space number; its checked face is "
+                             "Query.pieces",
+    "bai.queries.answer_code": "compiled answer of values; its checked face is "
+                               "Query.empirical_answer",
+    "bai.queries.piece_halfspaces": "compiled; its checked face is Query.halfspaces",
+    "bai.algorithms.stopping.TimeThreshold": "no arguments",
+    "bai.algorithms.stopping.beta_builtin": "compiled thresholds; checked face Threshold",
+    "bai.algorithms.engine.Engine": "built by simulate from validated arguments (not an input)",
+    "bai.algorithms.engine.EngineType": "the numba type of Engine",
+    "bai.algorithms.engine.SamplingRule": "a base class to subclass (no arguments); a "
+                                          "subclass's output is checked by simulate, naming "
+                                          "the rule and the step",
+    "bai.algorithms.engine.RuleState": "built by simulate from the run's own state",
+    "bai.algorithms.engine.RuleEntry": _RESULT,
+    "bai.algorithms.engine.register": "declares a library rule at import (library code, not "
+                                      "a user's input); refuses a duplicate name",
+    "bai.algorithms.engine.drive": _ENGINE_KERNEL,
+    "bai.algorithms.engine.observe": _ENGINE_KERNEL,
+    "bai.algorithms.engine.step": _ENGINE_KERNEL,
+    "bai.algorithms.engine.piece_vector": _ENGINE_KERNEL,
+    "bai.algorithms.engine.piece_norm": _ENGINE_KERNEL,
+    "bai.algorithms.engine.piece_dot": _ENGINE_KERNEL,
+    "bai.algorithms.engine.closest_piece": _ENGINE_KERNEL,
+    "bai.algorithms.engine.alt_values": _ENGINE_KERNEL,
+    "bai.algorithms.engine.alt_grad": _ENGINE_KERNEL,
+    "bai.algorithms.engine.plugin_design": _ENGINE_KERNEL,
+    "bai.algorithms.engine.width_beta": _ENGINE_KERNEL,
+    "bai.algorithms.engine.answer_key": _ENGINE_KERNEL,
+    "bai.algorithms.glr_baselines.LinGIFAResult": _RESULT,
+    "bai.arena.cell_table": _PRESENT,
+    "bai.arena.run_slopes": _PRESENT,
+    "bai.arena.plot_sweep": _PRESENT,
 })
 
 

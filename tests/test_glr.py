@@ -10,22 +10,14 @@ import pytest
 from scipy import optimize, stats
 
 from bai import instances
-from bai.algorithms import fws, glr, glr_baselines, lazy_tas, lingame, top_two
+from bai.algorithms import engine, fws, glr, glr_baselines, lazy_tas, lingame
 from bai.designs import psi_star
 from bai.environments import BernoulliLinearBandit, GaussianLinearBandit
 
 from glr_golden import RULES  # every rule by short name (tests/glr_golden.py)
 
-RUNS = {
-    "lazy_tas": lazy_tas.lazy_tas_runs,
-    "fws": fws.fws_runs,
-    "lingame": lingame.lingame_runs,
-    "top_two": top_two.top_two_runs,
-    "xy_tracking": glr_baselines.xy_tracking_runs,
-    "oracle_tracking": glr_baselines.oracle_tracking_runs,
-    "lingape": glr_baselines.lingape_glr_runs,
-    "uniform": glr_baselines.uniform_glr_runs,
-}
+#: every best-arm rule's batch function, by the same short names (the engine's registry)
+RUNS = {e.key: e.runs for e in engine.RULES.values() if e.key in RULES}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -110,6 +102,15 @@ def test_glr_statistic_matches_direct_minimisation(seed):
     assert s == pytest.approx(s2, rel=1e-5, abs=1e-9)
 
 
+def test_glr_statistic_of_other_queries():
+    from bai.queries import Thresholding, TopM
+    X = np.eye(3)
+    a, s = glr.glr_statistic(X, None, [4, 4, 4], [4.0, 2.0, -1.0], query=TopM(2))
+    assert a == (0, 1) and s == pytest.approx(0.75**2 / (2 * 0.5))   # pair (1, 2)
+    a, s = glr.glr_statistic(X, None, [4, 4, 4], [4.0, 2.0, -1.0], query=Thresholding(0.2))
+    assert a == (True, True, False) and s == pytest.approx(0.3**2 / (2 * 0.25))
+
+
 def test_glr_statistic_requires_spanning_counts():
     X = np.eye(3)
     with pytest.raises(ValueError, match="counts"):
@@ -187,12 +188,28 @@ def test_matrix_game_solver_matches_linprog():
         assert (P @ z).min() == pytest.approx(-res.fun, abs=1e-9)
 
 
+def _engine_at(env, theta, query=None):
+    """An engine state whose estimate is ``theta`` (S = V theta after the initial pulls)."""
+    from bai.algorithms import engine as E
+    from bai.algorithms import stopping as ST
+    from bai.queries import as_query
+
+    q = as_query(query, env.Z)
+    run = E._Run(env, q, ST.check_thresholds("heuristic"), np.array([1e-300]), ("llr",), 10**6)
+    E._init_pulls(run.eng, run.init_arms, np.random.default_rng(0))
+    a = run.arrays
+    a["S"][:] = a["V"] @ np.asarray(theta, dtype=float)
+    E._estimate(run.eng)
+    return run
+
+
 @pytest.mark.parametrize("d, omega", [(2, 0.1), (5, 0.01), (6, 0.1)])
 def test_plugin_design_close_to_psi_star(d, omega):
+    from bai.algorithms import engine as E
     from bai.designs import design_value, oracle_directions
 
     env = instances.soare_benchmark(d, omega=omega)
-    w = glr.plugin_design(env.X, env.X, env.theta, 1000)
+    w = E.plugin_design(_engine_at(env, env.theta).eng, 1000)
     Y, _ = oracle_directions(env.theta, env.X)
     assert design_value(env.X, Y, w) <= 1.01 * psi_star(env.X, env.theta)
 
@@ -219,7 +236,7 @@ def test_sherman_morrison_and_inverse():
 def test_one_trajectory_equals_separate_runs(name):
     env = instances.soare_benchmark(3, omega=0.1)
     deltas = [0.1, 1e-2, 1e-4]
-    kw = {"width_delta": 1e-4, "width_threshold": "mixture"} if name == "lingape" else {}
+    kw = {"width_delta": 1e-4, "width_threshold": "mixture"} if name == "lingape_glr" else {}
     f = RULES[name]
     joint = f(env, np.random.default_rng(11), deltas=deltas, threshold=["heuristic", "mixture"],
               **kw)
@@ -250,7 +267,7 @@ def test_rules_stop_correctly_on_soare_omega_01(name):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["lazy_tas", "fws", "lingame", "top_two", "oracle_tracking",
-                                  "lingape"])
+                                  "lingape_glr"])
 def test_rules_stop_correctly_on_soare_benchmark(name):
     # the Soare benchmark proper (omega = 0.01, T* about 2e4)
     for d in (2, 3, 4, 5):
@@ -381,39 +398,44 @@ def test_rule_specific_arguments_are_validated():
 
 @pytest.mark.parametrize("seed", range(3))
 def test_alternative_values_and_gradients_match_numpy_and_finite_differences(seed):
-    """f_m(w) = g_m^2 / (2 sigma^2 ||z_b - z_m||^2_{A(w)^-1}) and its gradient in w (what FWS and
-    the plug-in design use), against NumPy and central differences."""
+    """f_p(w) = g_p^2 / (2 sigma^2 ||a_p||^2_{A(w)^-1}) of every piece and its gradient in w
+    (what FWS and the plug-in design use), against NumPy and central differences, for each
+    query."""
+    from bai.algorithms import engine as E
+    from bai.queries import BestArm, Thresholding, TopM
+
     r = np.random.default_rng(seed)
     X, Z = r.standard_normal((7, 3)), r.standard_normal((5, 3))
     theta = r.standard_normal(3)
-    b = int(np.argmax(Z @ theta))
+    env = GaussianLinearBandit(X=X, theta=theta, Z=Z, sigma=1.3)
     w = r.uniform(0.2, 1.0, 7)
     sigma2 = 1.7
+    for q in (BestArm(), TopM(2), Thresholding(float(np.median(Z @ theta)) + 0.01)):
+        run = _engine_at(env, theta, q)
+        eng, a = run.eng, run.arrays
+        qb = q.bind(Z)
+        A, b = qb.pieces(qb.empirical_answer(theta))
+        P = len(b)
+        assert a["ii"][E.NP] == P
+        np.testing.assert_allclose(a["gap"][:P], A @ theta - b, rtol=1e-12, atol=1e-12)
 
-    def f(w, m):
-        y = Z[b] - Z[m]
-        return (y @ theta) ** 2 / (2 * sigma2 * y @ np.linalg.solve((X.T * w) @ X, y))
+        def f(w, p):
+            return (A[p] @ theta - b[p]) ** 2 / (2 * sigma2 * A[p] @ np.linalg.solve(
+                (X.T * w) @ X, A[p]))
 
-    Ainv = np.linalg.inv((X.T * w) @ X)
-    F, G = np.empty(5), np.zeros((5, 7))
-    assert glr.alt_values_grads(X, Z, b, theta, Ainv, sigma2, F, G)
-    F1, y, u, g = np.empty(5), np.empty(3), np.empty(3), np.empty(7)
-    assert glr.alt_values(Z, b, theta, Ainv, sigma2, F1, y)
-    np.testing.assert_array_equal(F, F1)
-    assert F[b] == np.inf
-    sq = np.array([(Z[b] - z) @ Ainv @ (Z[b] - z) for z in Z])
-    F2 = np.empty(5)
-    assert glr.alt_values_from_norms(Z, b, theta, sq, sigma2, F2, y)
-    np.testing.assert_allclose(F2, F, rtol=1e-12)
-    h = 1e-6
-    for m in range(5):
-        if m == b:
-            continue
-        assert F[m] == pytest.approx(f(w, m), rel=1e-10)
-        fd = [(f(w + h * np.eye(7)[k], m) - f(w - h * np.eye(7)[k], m)) / (2 * h)
-              for k in range(7)]
-        np.testing.assert_allclose(G[m], fd, rtol=1e-5, atol=1e-9)
-        glr.alt_grad(X, Z, b, m, theta, Ainv, sigma2, g, y, u)
-        np.testing.assert_array_equal(g, G[m])
-    # a non-positive gap: no values (the rules then sample uniformly)
-    assert not glr.alt_values(Z, b, -theta, Ainv, sigma2, F1, y)
+        Ainv = np.linalg.inv((X.T * w) @ X)
+        sq = np.array([E.piece_norm(eng, p, Ainv, np.empty(3)) for p in range(P)])
+        F = np.empty(P)
+        assert E.alt_values(eng, sq, F, sigma2)
+        g, y, u = np.empty(7), np.empty(3), np.empty(3)
+        h = 1e-6
+        for p in range(P):
+            assert F[p] == pytest.approx(f(w, p), rel=1e-10)
+            E.alt_grad(eng, p, Ainv, sigma2, g, y, u)
+            fd = [(f(w + h * np.eye(7)[k], p) - f(w - h * np.eye(7)[k], p)) / (2 * h)
+                  for k in range(7)]
+            np.testing.assert_allclose(g, fd, rtol=1e-5, atol=1e-9)
+        # the engine's denominators and GLR under V are the pieces' (bai.queries)
+        Vinv = np.linalg.inv(a["V"])
+        np.testing.assert_allclose(a["gl"][:P], qb.piece_glrs(qb.empirical_answer(theta), theta,
+                                                             Vinv, 1.3), rtol=1e-9)

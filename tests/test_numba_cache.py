@@ -74,7 +74,7 @@ SCRIPT = textwrap.dedent("""
     from bai import instances
     from bai.algorithms import glr_baselines
     env = instances.soare_benchmark(2, omega=0.5)
-    r = glr_baselines.uniform_glr(env, np.random.default_rng(0), deltas=[0.1, 1e-3],
+    r = glr_baselines.lingape_glr(env, np.random.default_rng(0), deltas=[0.1, 1e-3],
                                   max_samples=3000)
     print(*r.stopping_times.ravel(), *r.recommendations.ravel())
 """)
@@ -89,19 +89,19 @@ def _run(tmp_path, cache: str):
 
 
 def test_a_change_in_the_engine_reaches_a_kernel_of_another_module(tmp_path):
-    """The uniform rule's kernel (glr_baselines.py) inlines the GLR engine's ``observe``
-    (glr.py). After a change in ``observe`` only, the run with the kernel's compiled code on
-    disk must equal a run compiled afresh (numba alone would load the old kernel: its own file
+    """LinGapE's compiled rule (glr_baselines.py) inlines the engine's ``width_beta``
+    (engine.py). After a change in ``width_beta`` only, the run with the rule's compiled code on
+    disk must equal a run compiled afresh (numba alone would load the old rule: its own file
     did not change)."""
     shutil.copytree(LIB, tmp_path / "lib" / "bai",
                     ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
     before = _run(tmp_path, "warm")
     assert list((tmp_path / "warm").rglob("glr_baselines*.nbc"))        # the kernel is cached
-    glr = tmp_path / "lib" / "bai" / "algorithms" / "glr.py"
-    src = glr.read_text()
-    old = "_pull(a, reward, X, V, Minv, S, N, ist, fst, wk)"
+    engine = tmp_path / "lib" / "bai" / "algorithms" / "engine.py"
+    src = engine.read_text()
+    old = "    out = 0.0\n    for w in range(eng.wkind.shape[0]):"
     assert src.count(old) == 1
-    glr.write_text(src.replace(old, "_pull(a, reward + 0.5, X, V, Minv, S, N, ist, fst, wk)"))
+    engine.write_text(src.replace(old, "    out = 50.0\n    for w in range(eng.wkind.shape[0]):"))
     warm, cold = _run(tmp_path, "warm"), _run(tmp_path, "cold")
     assert cold != before                     # the change matters ...
     assert warm == cold                       # ... and the cached kernel follows it

@@ -3,7 +3,7 @@
 Numba's cache (``cache=True``) stamps each compiled function with its *own* source file only: a
 kernel in one module that calls or inlines a compiled function of another module keeps its old
 machine code after that other module changes (numba's documented limitation; every sampling rule
-under the GLR rule compiles :func:`bai.algorithms.glr.observe` into its own kernel). A rerun would
+under the GLR rules runs :func:`bai.algorithms.engine.observe` in its compiled loop). A rerun would
 then silently run old code. :func:`install` wraps numba's cache locators so that the stamp of every
 function defined in ``bai`` also carries :func:`sources_digest`, the hash of every ``.py`` file of
 the package: any change to the package's sources recompiles every kernel of the package once.

@@ -1,242 +1,85 @@
-r"""Bring your own sampling rule: a rule written in plain Python, run under the book's GLR
-stopping rule, and compared with the asymptotically optimal rules and the lower bound.
+r"""Bring your own sampling rule: a rule written in plain Python or compiled with numba, run under
+the book's GLR stopping rules on any query, and compared with the library's rules and the lower
+bound.
 
-A rule is a small class (:class:`SamplingRule`): :meth:`~SamplingRule.next_arm` returns the next
-arm from the run's state (:class:`RuleState`: the counts :math:`N_t`, the sums
-:math:`S_t=\sum_sY_sx_{a_s}`, the least-squares estimate :math:`\hat\theta_t=V_t^{-1}S_t`,
-:math:`V_t` and :math:`V_t^{-1}`, the empirical answer :math:`\hat z` and the GLR statistic
-:math:`\Lambda_t`); :meth:`~SamplingRule.reset` is called at the start of every run (after the
-initial pulls) and :meth:`~SamplingRule.on_answer_change` whenever :math:`\hat z` changes.
-:func:`run_rule` runs one trajectory under the GLR stopping rule of
-:mod:`bai.algorithms.glr`, the same compiled statistic and thresholds as every rule of the
-arena: the stopping time of every :math:`\delta` of a grid and of both thresholds is read off
-that one trajectory, and the generator is consumed exactly as by the library's kernels, so a
-deterministic rule written here and as a kernel stops at the same step on the same seed (tested
-with :class:`XYStaticTracking` against :func:`bai.algorithms.glr_baselines.xy_tracking`).
+**A plain-Python rule** is a small class (:class:`SamplingRule`): :meth:`~SamplingRule.next_arm`
+returns the next arm from the run's state (:class:`RuleState`: the counts :math:`N_t`, the sums
+:math:`S_t`, the least-squares estimate :math:`\hat\theta_t=V_t^{-1}S_t`, :math:`V_t` and
+:math:`V_t^{-1}`, the query, the empirical answer, the pieces of its alternative with their GLR,
+the GLR statistic :math:`\Lambda_t`); :meth:`~SamplingRule.reset` is called at the start of every
+run (after the initial pulls) and :meth:`~SamplingRule.on_answer_change` whenever the empirical
+answer changes. **A compiled rule** is a :class:`bai.algorithms.engine.CompiledRule`: a numba
+function ``choose_arm(eng, rs, rng)`` reading the engine state's named fields, an ``init`` and
+optionally an ``update``. Both run in the engine of :mod:`bai.algorithms.engine` through the
+same :func:`~bai.algorithms.engine.observe`: the stopping time of every :math:`\delta` of a grid,
+every threshold and every stopping rule (GLR, selective and full elimination) is read off one
+trajectory, and the run's generator is consumed exactly as by the library's rules, so a
+deterministic rule written in Python and compiled stops at the same step on the same seed
+(tested with :class:`XYStaticTracking` against
+:func:`bai.algorithms.glr_baselines.xy_tracking`).
 
-:func:`compare` runs any rules (yours, and the library's by name: ``"Lazy TaS"``, ``"FWS"``,
-``"LinGame"``, ``"Top Two (TS-TC-G)"``, the baselines of
-:data:`bai.studies.arena_glr.RULES`) on any :class:`~bai.environments.GaussianLinearBandit`
-(transductive included) and returns the arena's tidy tables: per (instance, rule, threshold,
-delta) the mean stopping time and its standard error, the ratio to
-:math:`T^*\log(1/\delta)`, the lower bound :math:`T^*\mathrm{kl}(\delta,1-\delta)`, the errors
-with their Clopper--Pearson bound, and each rule's slope against :math:`T^*` in
-:math:`\log(1/\delta)`; :meth:`Comparison.figure` draws them with the lower bound. Runs go through
-:func:`bai.experiments.run_experiment` (seeded per task: the same result for any ``n_jobs``;
-checkpoints keyed by the rules' code and the instances; a progress bar on a terminal).
+:func:`compare` runs any rules (yours, compiled or not, and the library's by name:
+:func:`library_rules`) on any :class:`~bai.environments.GaussianLinearBandit` and query
+(:mod:`bai.queries`: best arm, :math:`\varepsilon`-good, top-m, thresholding) and returns the
+arena's tidy tables: per (instance, rule, stopping rule, threshold, delta) the mean stopping time
+and its standard error, the ratio to :math:`T^*\log(1/\delta)`, the lower bound
+:math:`T^*\mathrm{kl}(\delta,1-\delta)`, the errors with their Clopper--Pearson bound, each rule's
+slope against :math:`T^*` in :math:`\log(1/\delta)`, the counts at the stop beside
+:math:`w^*`, the wall time per rule; :meth:`Comparison.figure` draws them with the lower bound,
+:meth:`Comparison.save` and :meth:`Comparison.load` keep them. **Every run has its own generator**,
+derived from the seed and the run's identity (instance, rule, run index; :func:`run_generator`):
+adding or removing rules, instances, deltas, thresholds or stopping rules never changes another
+cell, and the results do not depend on the number of workers. Runs go through
+:func:`bai.experiments.run_experiment` (checkpoints keyed by the rules' code and the instances; a
+progress bar on a terminal).
 
-A plain-Python step pays for the interpreter around one compiled GLR update, so it costs several
-times a compiled kernel's step (the book's page "Bring your own algorithm" measures both). A
-rule can be compiled with numba as the library's are (a kernel
-``kernel(X, Z, means, sigma, noise, extra, st, rs)`` calling :func:`bai.algorithms.glr.observe`
-in its loop, wrapped in a :class:`bai.algorithms.glr.GLRRule`; see
-:mod:`bai.algorithms.glr_baselines` for four such rules of a dozen lines each); it is never
-required.
+A plain-Python step pays for the interpreter around one compiled update, so it costs several
+times a compiled step (the book's page "Bring your own algorithm" measures both).
 """
 
 from __future__ import annotations
 
 import functools
-import numbers
+import json
+import math
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
+from .algorithms import engine as E
 from .algorithms import glr
-from .algorithms.glr import GLRResult, GLRRule, observe
+from .algorithms import stopping as ST
+from .algorithms.engine import CompiledRule, RuleState, SamplingRule
+from .algorithms.glr import GLRResult, run_generator
 from .environments import GaussianLinearBandit
 from .experiments import run_experiment
+from .queries import Query, as_query
 from .validation import check_int, check_rng
 
-__all__ = ["SamplingRule", "RuleState", "XYStaticTracking", "run_rule", "run_rule_runs",
-           "library_rules", "compare", "Comparison"]
-
-class SamplingRule:
-    """Base class of a sampling rule written in plain Python (module docstring).
-
-    Subclasses set :attr:`name` and define :meth:`next_arm`; :meth:`reset` and
-    :meth:`on_answer_change` are optional. One object serves every run: :meth:`reset` must set
-    every piece of per-run state. A rule must not depend on :math:`\\delta` (the GLR rule reads
-    every :math:`\\delta` off one trajectory) and, when it draws random numbers, must draw them
-    from ``state.rng`` (seeded from the run's generator) so that a seed fixes every result.
-    """
-
-    #: the rule's name in tables, figures and error messages
-    name: str = "my rule"
-    #: set to True when the rule draws random numbers (``state.rng`` is then given)
-    uses_rng: bool = False
-
-    def reset(self, env: GaussianLinearBandit, state: "RuleState") -> None:
-        """Called once per run, after the initial pulls and before the first :meth:`next_arm`."""
-
-    def next_arm(self, state: "RuleState") -> int:
-        """The index (``0 <= a < state.K``) of the next arm to pull."""
-        raise NotImplementedError(f"{type(self).__name__} must define next_arm(self, state)")
-
-    def on_answer_change(self, state: "RuleState") -> None:
-        """Called before :meth:`next_arm` whenever the empirical answer ``state.answer`` has
-        changed since the previous step."""
+__all__ = ["SamplingRule", "RuleState", "CompiledRule", "XYStaticTracking", "run_rule",
+           "run_rule_runs", "library_rules", "compare", "Comparison", "cell_table",
+           "run_slopes", "plot_sweep"]
 
 
-def _readonly(a: np.ndarray) -> np.ndarray:
-    v = a.view()
-    v.flags.writeable = False
-    return v
+def run_rule(rule, env: GaussianLinearBandit, rng, *, query=None, deltas=(0.1,),
+             threshold="heuristic", stopping="llr", sampling_elimination=None,
+             max_samples: int = 10**6) -> GLRResult:
+    """One run of ``rule`` (a :class:`SamplingRule` or a :class:`CompiledRule`) on ``env`` under
+    the GLR stopping rules, read at every delta, threshold and stopping rule
+    (:func:`bai.algorithms.engine.simulate`; ``stopping_times`` of shape ``(thresholds,
+    deltas)``, with a leading stopping-rule axis when ``stopping`` is a list)."""
+    return E.simulate(rule, env, rng, query=query, deltas=deltas, threshold=threshold,
+                      stopping=stopping, sampling_elimination=sampling_elimination,
+                      max_samples=max_samples)
 
 
-class RuleState:
-    """The state a :class:`SamplingRule` reads: read-only views of the run's statistics, updated
-    in place after every pull.
-
-    Attributes
-    ----------
-    X, Z : arrays
-        The arms ``(K, d)`` and the answers ``(M, d)`` (``Z`` is ``X`` outside the transductive
-        setting).
-    K, d, sigma :
-        Number of arms, dimension, noise standard deviation.
-    rng : numpy.random.Generator or None
-        The rule's own generator when ``uses_rng`` is True.
-    """
-
-    def __init__(self, env: GaussianLinearBandit, st: tuple, rng=None):
-        self.X, self.Z = _readonly(np.asarray(env.X, float)), _readonly(np.asarray(env.Z, float))
-        self.K, self.d, self.sigma = int(env.K), int(env.d), float(env.sigma)
-        self.rng = rng
-        self._V, self._Vinv, self._S = _readonly(st[0]), _readonly(st[1]), _readonly(st[3])
-        self._theta, self._N = _readonly(st[4]), _readonly(st[5])
-        self._ist, self._fst = st[6], st[7]
-
-    @property
-    def t(self) -> int:
-        """Pulls so far (the initial pulls included)."""
-        return int(self._ist[0])
-
-    @property
-    def counts(self) -> np.ndarray:
-        """:math:`N_{t,k}`, pulls of each arm (``(K,)`` int)."""
-        return self._N
-
-    @property
-    def S(self) -> np.ndarray:
-        r""":math:`S_t=\sum_sY_sx_{a_s}` (``(d,)``)."""
-        return self._S
-
-    @property
-    def V(self) -> np.ndarray:
-        r""":math:`V_t=\sum_sx_{a_s}x_{a_s}^\top` (``(d, d)``, no regularisation)."""
-        return self._V
-
-    @property
-    def Vinv(self) -> np.ndarray:
-        r""":math:`V_t^{-1}` (``(d, d)``)."""
-        return self._Vinv
-
-    @property
-    def theta(self) -> np.ndarray:
-        r"""The least-squares estimate :math:`\hat\theta_t=V_t^{-1}S_t` (``(d,)``)."""
-        return self._theta
-
-    @property
-    def answer(self) -> int:
-        r"""The empirical answer :math:`\hat z=\arg\max_mz_m^\top\hat\theta_t` (an index of Z)."""
-        return int(self._ist[1])
-
-    @property
-    def glr(self) -> float:
-        r"""The GLR statistic :math:`\Lambda_t` of :math:`\hat z` (:mod:`bai.algorithms.glr`)."""
-        return float(self._fst[1])
-
-
-def _rule_name(rule) -> str:
-    name = getattr(rule, "name", None)
-    if not isinstance(name, str) or not name:
-        raise TypeError(f"rule.name must be a non-empty str, got {name!r}")
-    return name
-
-
-def _check_rule(rule, arg: str = "rule") -> SamplingRule:
-    if isinstance(rule, type):
-        raise TypeError(f"{arg} must be a sampling-rule object, got the class {rule.__name__}: "
-                        f"pass {rule.__name__}()")
-    if not callable(getattr(rule, "next_arm", None)):
-        raise TypeError(f"{arg} must be a SamplingRule (an object with a next_arm(state) "
-                        f"method), got {type(rule).__name__}")
-    for method in ("reset", "on_answer_change"):
-        if getattr(rule, method, None) is not None and not callable(getattr(rule, method)):
-            raise TypeError(f"{arg}.{method} must be a method, got "
-                            f"{type(getattr(rule, method)).__name__}")
-    _rule_name(rule)
-    return rule
-
-
-def _call(rule, method: str, state: RuleState, *args):
-    fn = getattr(rule, method, None)
-    if fn is None:
-        return None
-    try:
-        return fn(*args, state)
-    except Exception as exc:   # the user's code: name the rule, the method and the step
-        raise RuntimeError(f"sampling rule {rule.name!r} raised {type(exc).__name__} in "
-                           f"{method} at step t = {state.t}: {exc}") from exc
-
-
-def _arm(a, rule, state: RuleState) -> int:
-    if isinstance(a, (bool, np.bool_)) or not isinstance(a, numbers.Integral):
-        raise TypeError(f"sampling rule {rule.name!r} returned {a!r} "
-                        f"({type(a).__name__}) from next_arm at step t = {state.t}: an arm "
-                        f"index must be an int in 0..{state.K - 1}")
-    a = int(a)
-    if not 0 <= a < state.K:
-        raise ValueError(f"sampling rule {rule.name!r} returned arm {a} from next_arm at step "
-                         f"t = {state.t}: an arm index must be in 0..{state.K - 1}")
-    return a
-
-
-def _python_kernel(X, Z, means, sigma, noise, extra, st, rs):
-    """The loop of a plain-Python rule: the same steps as a compiled kernel's."""
-    rule, state, last = rs
-    ist, s2 = st[6], sigma * sigma
-    for i in range(noise.shape[0]):
-        if ist[1] != last[0]:
-            last[0] = ist[1]
-            _call(rule, "on_answer_change", state)
-        a = _arm(_call(rule, "next_arm", state), rule, state)
-        if observe(a, means[a] + sigma * noise[i], X, Z, s2, st):
-            return i + 1, 1
-    return noise.shape[0], 0
-
-
-def run_rule(rule: SamplingRule, env: GaussianLinearBandit, rng, *, deltas=(0.1,),
-             threshold="heuristic", max_samples: int = 10**6) -> GLRResult:
-    """One run of the plain-Python ``rule`` on ``env`` under the GLR stopping rule, read at
-    every delta of ``deltas`` and every threshold of ``threshold``
-    (:func:`bai.algorithms.glr.simulate`; its result, with ``stopping_times`` of shape
-    ``(thresholds, deltas)``)."""
-    rule = _check_rule(rule)
-    env = glr.check_env(env)
-    rng = check_rng(rng)
-    glr.check_run_args(env, rng, deltas, threshold, max_samples)
-    own = np.random.default_rng(rng.integers(2**63)) if getattr(rule, "uses_rng", False) \
-        else None
-
-    def init(e, S):
-        state = RuleState(e, S.st, own)
-        _call(rule, "reset", state, e)
-        return rule, state, [S.st[6][1]]
-
-    spec = GLRRule(rule.name, _python_kernel, init, info={"plain Python": True})
-    return glr.simulate(env, rng, spec, deltas=deltas, threshold=threshold,
-                        max_samples=max_samples)
-
-
-def run_rule_runs(rule: SamplingRule, env: GaussianLinearBandit, n_runs: int, rng, **kw):
-    """``n_runs`` runs of :func:`run_rule` from one generator (a ``RunsResult``, every
-    (threshold, delta) pair in ``info`` as for the library's rules)."""
-    rule = _check_rule(rule)
+def run_rule_runs(rule, env: GaussianLinearBandit, n_runs: int, rng, **kw):
+    """``n_runs`` runs of :func:`run_rule`, each from its own generator derived from ``rng``
+    (a ``RunsResult``, every cell in ``info`` as for the library's rules)."""
+    rule = E.check_rule(rule)
     return glr.simulate_runs(functools.partial(run_rule, rule), env, n_runs, rng, **kw)
 
 
@@ -248,9 +91,11 @@ class XYStaticTracking(SamplingRule):
     name = "XY-static tracking (plain Python)"
 
     def reset(self, env, state):
-        from .designs import xy_design
+        from .designs import PairwiseDifferences, solve_design
 
-        w = np.clip(xy_design(env.X, None if env.Z is env.X else env.Z).design, 0.0, None)
+        q = state.query
+        Y = q.Z if q.kind == 2 else PairwiseDifferences(q.Z)
+        w = np.clip(solve_design(env.X, Y).design, 0.0, None)
         self.w = w / w.sum()
         self.cumw = state.counts.astype(float)
 
@@ -261,10 +106,151 @@ class XYStaticTracking(SamplingRule):
 
 
 def library_rules() -> dict:
-    """The library's rules :func:`compare` accepts by name: name -> the paper it follows."""
-    from .studies.arena_glr import RULES
+    """The library's rules :func:`compare` accepts by name: name -> the paper it follows
+    (:data:`bai.algorithms.engine.RULES`)."""
+    return {name: e.paper for name, e in E.RULES.items()}
 
-    return {name: paper for name, (_, paper) in RULES.items()}
+
+# ---------------------------------------------------------------------------------------------
+# Tables and figures (shared with the arena chapter, bai.studies.arena_glr)
+# ---------------------------------------------------------------------------------------------
+
+
+def _clopper_pearson(k: int, n: int):
+    from .claims import clopper_pearson
+
+    return clopper_pearson(k, n)
+
+
+def cell_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Per (instance, rule, [stopping,] threshold, delta) of a runs table (``samples``,
+    ``correct``, ``stopped``, ``T*`` and ``ratio`` columns): runs, stopped, mean samples and its
+    SE, the ratio and its SE, the lower bound T* kl(delta, 1-delta), errors and their 95%
+    Clopper--Pearson interval."""
+    keys = ["instance", "rule"] + (["stopping"] if "stopping" in df.columns else []) + \
+        ["threshold", "delta"]
+    rows = []
+    for key, g in df.groupby(keys, sort=False):
+        n = len(g)
+        err = int((g["stopped"] & ~g["correct"]).sum())
+        lo, hi = _clopper_pearson(err, n)
+        T = g["T*"].iloc[0]
+        d = key[-1]
+        rows.append({**dict(zip(keys, key)), "runs": n, "stopped": int(g["stopped"].sum()),
+                     "mean samples": g["samples"].mean(),
+                     "se samples": g["samples"].std(ddof=1) / math.sqrt(n),
+                     "ratio": g["ratio"].mean(), "se": g["ratio"].std(ddof=1) / math.sqrt(n),
+                     "LB": T * glr.kl_bernoulli(d), "errors": err, "error CI high": hi,
+                     "error CI low": lo})
+    out = pd.DataFrame(rows)
+    out["ratio (mean ± se)"] = [
+        f"{'≥ ' if s < n else ''}{r:.3g} ± {e:.2g}"
+        for r, e, s, n in zip(out["ratio"], out["se"], out["stopped"], out["runs"])]
+    out["errors [95% CP]"] = [f"{k}/{n} [≤ {h:.3f}]"
+                              for k, n, h in zip(out["errors"], out["runs"], out["error CI high"])]
+    return out
+
+
+def run_slopes(df: pd.DataFrame, deltas=None, optimal=None, slope_deltas=None) -> pd.DataFrame:
+    """Slope of the stopping time in log(1/delta), in units of T*: each run's OLS slope over
+    ``deltas`` (its stopping times come from one trajectory, so they are correlated across
+    delta; the mean of per-run slopes and its SE over runs are the honest summary). Runs cut
+    at the cap are left out (counted in ``cut``). ``deltas`` default: ``slope_deltas`` where the
+    grid reaches them, else the three smallest deltas of the grid. ``optimal``: the rules whose
+    paper proves asymptotic optimality (default: those of the registry)."""
+    if optimal is None:
+        optimal = [n for n, e in E.RULES.items() if e.optimal]
+    if deltas is None:
+        have = sorted(df["delta"].unique())
+        deltas = [d for d in have if slope_deltas is not None and any(np.isclose(d, slope_deltas))]
+        if len(deltas) < 3:
+            deltas = have[:3]
+    sub = df[df["delta"].isin(list(deltas))]
+    keys = ["instance", "rule"] + (["stopping"] if "stopping" in df.columns else []) + \
+        ["threshold"]
+    run_keys = ["run", "run_id"] if "run_id" in df.columns else ["run"]
+    rows = []
+    for key, g in sub.groupby(keys, sort=False):
+        if g["delta"].nunique() < 3:
+            continue
+        T = g["T*"].iloc[0]
+        slopes = []
+        cut = 0
+        for _, r in g.groupby(run_keys):
+            if not r["stopped"].all():
+                cut += 1
+                continue
+            x = np.log(1 / r["delta"].to_numpy())
+            slopes.append(np.polyfit(x, r["samples"].to_numpy(), 1)[0] / T)
+        s = np.array(slopes)
+        rows.append({**dict(zip(keys, key)), "runs": len(s), "cut": cut,
+                     "slope / T*": s.mean() if len(s) else np.nan,
+                     "se": s.std(ddof=1) / math.sqrt(len(s)) if len(s) > 1 else np.nan,
+                     "proven optimal": dict(zip(keys, key))["rule"] in optimal,
+                     "deltas": f"{min(deltas):g}..{max(deltas):g}"})
+    return pd.DataFrame(rows, columns=keys + ["runs", "cut", "slope / T*", "se",
+                                              "proven optimal", "deltas"])
+
+
+def _rule_order(names, first=()) -> list:
+    """``first`` (a user's rules), then the library's rules in registry order, then any other."""
+    seen = list(dict.fromkeys(names))
+    head = [r for r in seen if r in first]
+    lib = [r for r in E.RULES if r in seen and r not in head]
+    return head + lib + [r for r in seen if r not in head and r not in lib]
+
+
+def _colors(rules) -> dict:
+    """Distinct colours: tab10, then tab20's other shades."""
+    import matplotlib
+
+    base = list(matplotlib.colormaps["tab10"].colors)
+    extra = [c for i, c in enumerate(matplotlib.colormaps["tab20"].colors) if i % 2]
+    pal = base + extra
+    return {r: pal[i % len(pal)] for i, r in enumerate(rules)}
+
+
+def plot_sweep(cells: pd.DataFrame, threshold: str, stopping: str | None = None, first=(),
+               title: str | None = None):
+    """E[tau]/(T* log(1/delta)) against log(1/delta), one panel per instance; the lower bound
+    kl(delta, 1-delta)/log(1/delta) (tending to the line 1) dashed. Distinct colours; the rules of
+    ``first`` (a user's) are drawn first; one legend beside the panels, off the curves."""
+    import matplotlib.pyplot as plt
+
+    sub = cells[cells["threshold"] == threshold]
+    if stopping is not None and "stopping" in sub.columns:
+        sub = sub[sub["stopping"] == stopping]
+    insts = list(dict.fromkeys(sub["instance"]))
+    rules = _rule_order(sub["rule"], first)
+    colors = _colors(rules)
+    fig, axes = plt.subplots(1, len(insts), figsize=(4.6 * len(insts) + 2.4, 4.2),
+                             squeeze=False)
+    handles = {}
+    for ax, inst in zip(axes[0], insts):
+        g = sub[sub["instance"] == inst]
+        for z, rule in enumerate(rules):
+            h = g[g["rule"] == rule].sort_values("delta", ascending=False)
+            if h.empty:
+                continue
+            x = np.log(1 / h["delta"])
+            handles[rule] = ax.errorbar(x, h["ratio"], yerr=2 * h["se"], marker="o", ms=3,
+                                        capsize=2, color=colors[rule], label=rule,
+                                        zorder=3 + len(rules) - z)
+        xs = np.log(1 / np.array(sorted(g["delta"].unique(), reverse=True)))
+        handles["lower bound kl(δ,1−δ)/log(1/δ)"], = ax.plot(
+            xs, [glr.kl_bernoulli(math.exp(-v)) / v for v in xs], "k--", lw=1.2,
+            label="lower bound kl(δ,1−δ)/log(1/δ)")
+        ax.axhline(1.0, color="grey", lw=0.8)
+        ax.set_yscale("log")
+        ax.set_xlabel("log(1/δ)")
+        ax.set_ylabel("E[τ] / (T* log(1/δ))  (mean ± 2 se)")
+        ax.set_title(inst, fontsize=9)
+    fig.legend(list(handles.values()), list(handles), loc="center left",
+               bbox_to_anchor=(1.0, 0.5), fontsize=7, frameon=False)
+    fig.suptitle(title or f"GLR stopping ({threshold} threshold"
+                 + (f", {stopping} stopping)" if stopping else ")"), fontweight="bold")
+    fig.tight_layout()
+    return fig
 
 
 # ---------------------------------------------------------------------------------------------
@@ -292,38 +278,92 @@ def _named(items, what: str, name_of) -> dict:
     return out
 
 
+def _rule_name(v, i) -> str:
+    if isinstance(v, str):
+        return v
+    return E.check_rule(v, "rules").name
+
+
 def _check_rules(rules) -> dict:
-    lib = library_rules()
-    out = _named(rules, "rules",
-                 lambda v, i: v if isinstance(v, str) else _rule_name(_check_rule(v, "rules")))
+    out = _named(rules, "rules", _rule_name)
     for k, v in out.items():
         if isinstance(v, str):
-            if v not in lib:
+            if v not in E.RULES:
                 raise ValueError(f"rules[{k!r}] = {v!r} is not a library rule; the library's "
-                                 f"rules are: {', '.join(lib)}")
+                                 f"rules are: {', '.join(E.RULES)}")
         else:
-            _check_rule(v, f"rules[{k!r}]")
+            E.check_rule(v, f"rules[{k!r}]")
     return out
 
 
-def _check_instances(instances) -> dict:
-    out = _named(instances, "instances", lambda e, i: getattr(e, "name", "") or f"instance {i}")
-    for k, e in out.items():
+def _check_instances(instances, query) -> dict:
+    """name -> (env, bound query)."""
+    def name_of(e, i):
+        env = e[0] if isinstance(e, tuple) else e
+        return getattr(env, "name", "") or f"instance {i}"
+
+    raw = _named(instances, "instances", name_of)
+    if query is not None and not isinstance(query, (Query, Mapping)):
+        raise TypeError(f"query must be a bai.queries.Query, a dict instance -> Query or None, "
+                        f"got {type(query).__name__}")
+    out = {}
+    for k, e in raw.items():
+        env, q = (e if isinstance(e, tuple) and len(e) == 2 else (e, None))
+        if q is None:
+            q = query.get(k) if isinstance(query, Mapping) else query
         try:
-            glr.check_env(e)
+            glr.check_env(env)
+            qb = as_query(q, env.Z)
+            glr.check_env(env, qb)
         except (TypeError, ValueError) as exc:
             raise type(exc)(f"instances[{k!r}]: {exc}") from None
+        out[k] = (env, qb)
     return out
 
 
-def _compare_task(rng, *, rule, instance, batch, rules, envs, deltas, thresholds, cap):
-    """``batch`` runs of rule ``rule`` on instance ``instance`` (one trajectory each, read at
-    every delta and threshold)."""
-    from .studies.arena_glr import RULES, _batch_rows
+def _check_applicable(rules, envs, samp) -> None:
+    for rname, r in rules.items():
+        rule = E.RULES[r].rule if isinstance(r, str) else r
+        if rule is None:
+            continue
+        for iname, (env, q) in envs.items():
+            try:
+                E._check_applicable(rule, q, samp)
+            except ValueError as exc:
+                raise ValueError(f"rules[{rname!r}] on instances[{iname!r}]: {exc}") from None
 
-    env, r = envs[instance], rules[rule]
-    fn = RULES[r][0] if isinstance(r, str) else functools.partial(run_rule, r)
-    return _batch_rows(fn, env, rng, batch, deltas, thresholds, cap)
+
+def _compare_task(rng, *, instance, rule, batch_index, batch, rules, envs, deltas, thresholds,
+                  stoppings, samp, cap, seed):
+    """Runs ``batch_index * batch .. + batch - 1`` of rule ``rule`` on instance ``instance``,
+    run ``r`` from :func:`run_generator` ``(seed, instance, rule, r)`` (the task's own ``rng``
+    is not used: a run's numbers depend on its identity only)."""
+    env, q = envs[instance]
+    r = rules[rule]
+    fn = E.RULES[r].run if isinstance(r, str) else functools.partial(run_rule, r)
+    out = {k: [] for k in ("run", "stopping", "threshold", "delta", "samples", "correct",
+                           "stopped", "counts", "wall time")}
+    for run in range(batch_index * batch, (batch_index + 1) * batch):
+        g = run_generator(seed, instance, rule, run)
+        res = fn(env, g, query=q, deltas=list(deltas), threshold=list(thresholds),
+                 stopping=list(stoppings), sampling_elimination=samp, max_samples=cap)
+        wall = float(res.info.get("wall_time", np.nan))
+        for s, sname in enumerate(res.stoppings):
+            for i, thr in enumerate(res.thresholds):
+                for j, d in enumerate(res.deltas):
+                    out["run"].append(run)
+                    out["stopping"].append(sname)
+                    out["threshold"].append(thr)
+                    out["delta"].append(float(d))
+                    out["samples"].append(int(res.stopping_times[s, i, j]))
+                    out["correct"].append(bool(res.corrects[s, i, j]))
+                    out["stopped"].append(bool(res.stoppeds[s, i, j]))
+                    out["counts"].append(res.counts_at_stop[s, i, j].tolist())
+                    out["wall time"].append(wall)
+    return out
+
+
+_TABLES = ("table", "slopes", "runs", "timing")
 
 
 @dataclass
@@ -333,59 +373,146 @@ class Comparison:
     Attributes
     ----------
     table : DataFrame
-        Per (instance, rule, threshold, delta): runs, stopped, mean samples and its se, the
-        ratio :math:`E[\\tau]/(T^*\\log(1/\\delta))` and its se, the lower bound ``LB``
+        Per (instance, rule, stopping, threshold, delta): runs, stopped, mean samples and its
+        se, the ratio :math:`E[\\tau]/(T^*\\log(1/\\delta))` and its se, the lower bound ``LB``
         :math:`=T^*\\mathrm{kl}(\\delta,1-\\delta)`, errors and their 95% Clopper--Pearson
-        interval (:func:`bai.studies.arena_glr.glr_cells`).
+        interval (:func:`cell_table`).
     slopes : DataFrame
-        Per (instance, rule, threshold): the mean over runs of each run's least-squares slope
-        of the stopping time in :math:`\\log(1/\\delta)`, over :math:`T^*` (needs three deltas).
+        Per (instance, rule, stopping, threshold): the mean over runs of each run's
+        least-squares slope of the stopping time in :math:`\\log(1/\\delta)`, over :math:`T^*`
+        (needs three deltas).
     runs : DataFrame
-        One row per (instance, rule, run, threshold, delta).
+        One row per (instance, rule, run, stopping, threshold, delta); ``run`` identifies the
+        run (its generator derives from the seed, the instance, the rule and ``run``);
+        ``counts`` are the pulls of each arm at the stop, ``w*`` the optimal allocation of the
+        instance beside them, ``wall time`` the run's seconds.
     t_star : dict
-        :math:`T^*` of each instance.
+        :math:`T^*` of each instance (for its query).
+    w_star : dict
+        The optimal allocation :math:`w^*` of each instance.
+    timing : DataFrame
+        Per (instance, rule): runs, total wall time, pulls and pulls per second.
+    settings : dict
+        The arguments of :func:`compare`, the queries, and the library version.
     """
 
     table: pd.DataFrame
     slopes: pd.DataFrame
     runs: pd.DataFrame
     t_star: dict
+    w_star: dict = field(default_factory=dict)
+    timing: pd.DataFrame = None
+    settings: dict = field(default_factory=dict)
 
-    def figure(self, threshold: str | None = None):
+    def figure(self, threshold: str | None = None, stopping: str | None = None):
         """The ratio against :math:`\\log(1/\\delta)`, one panel per instance, with the lower
-        bound (:func:`bai.studies.arena_glr.plot_glr_sweep`)."""
-        from .studies.arena_glr import plot_glr_sweep
-
+        bound (:func:`plot_sweep`); the user's rules first."""
         have = list(dict.fromkeys(self.table["threshold"]))
         if threshold is None:
             threshold = have[0]
         if threshold not in have:
             raise ValueError(f"threshold must be one of {have}, got {threshold!r}")
-        return plot_glr_sweep(self.table, threshold)
+        stops = list(dict.fromkeys(self.table["stopping"])) if "stopping" in self.table else []
+        if stopping is None and stops:
+            stopping = stops[0]
+        if stops and stopping not in stops:
+            raise ValueError(f"stopping must be one of {stops}, got {stopping!r}")
+        user = [r for r in dict.fromkeys(self.table["rule"]) if r not in E.RULES
+                or self.settings.get("rules", {}).get(r) != r]
+        return plot_sweep(self.table, threshold, stopping, first=user)
+
+    def proportions(self, delta: float | None = None) -> pd.DataFrame:
+        """Per (instance, rule, stopping, threshold): the mean proportions of pulls at the stop
+        :math:`N/\\tau` (stopped runs, at ``delta``, default the smallest) beside :math:`w^*`,
+        and their L1 distance."""
+        df = self.runs
+        if delta is None:
+            delta = float(df["delta"].min())
+        sub = df[np.isclose(df["delta"], delta) & df["stopped"]]
+        rows = []
+        for (inst, rule, s, thr), g in sub.groupby(["instance", "rule", "stopping",
+                                                    "threshold"], sort=False):
+            p = np.mean([np.asarray(c) / sum(c) for c in g["counts"]], axis=0)
+            w = np.asarray(self.w_star[inst])
+            rows.append({"instance": inst, "rule": rule, "stopping": s, "threshold": thr,
+                         "delta": delta, "runs": len(g), "N/t at the stop": np.round(p, 3),
+                         "w*": np.round(w, 3), "|N/t - w*|_1": float(np.abs(p - w).sum())})
+        return pd.DataFrame(rows)
+
+    def save(self, path) -> None:
+        """Write the comparison (tables, T*, w*, settings, the library version) to one JSON
+        file; :meth:`load` reads it back."""
+        if isinstance(path, bool) or not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"path must be a file path, got {type(path).__name__}")
+        from . import __version__
+
+        payload = {"format": "bai.arena.Comparison/1", "bai_version": __version__,
+                   "settings": self.settings, "t_star": self.t_star,
+                   "w_star": {k: list(map(float, v)) for k, v in self.w_star.items()},
+                   "tables": {k: json.loads(getattr(self, k).to_json(orient="split",
+                                                                     double_precision=15))
+                              for k in _TABLES if getattr(self, k) is not None}}
+        with open(path, "w") as fh:
+            json.dump(payload, fh, default=_json_default)
+
+    @classmethod
+    def load(cls, path) -> "Comparison":
+        """Read a comparison written by :meth:`save`."""
+        if isinstance(path, bool) or not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"path must be a file path, got {type(path).__name__}")
+        with open(path) as fh:
+            payload = json.load(fh)
+        if not isinstance(payload, dict) or payload.get("format") != "bai.arena.Comparison/1":
+            raise ValueError(f"path {str(path)!r} is not a saved bai.arena.Comparison")
+        tabs = {}
+        for k, v in payload["tables"].items():
+            tabs[k] = pd.DataFrame(v["data"], index=v["index"], columns=v["columns"])
+        return cls(table=tabs["table"], slopes=tabs["slopes"], runs=tabs["runs"],
+                   t_star=payload["t_star"],
+                   w_star={k: np.asarray(v) for k, v in payload["w_star"].items()},
+                   timing=tabs.get("timing"),
+                   settings={**payload["settings"], "bai_version": payload["bai_version"]})
 
 
-def compare(rules, instances, *, deltas=(0.1, 0.01, 0.001), n_runs: int = 100, seed: int = 0,
-            threshold="heuristic", n_jobs: int = 1, max_samples: int = 10**6,
-            batch: int | None = None, checkpoint_dir=None, progress: bool | None = None
-            ) -> Comparison:
-    """Run ``rules`` on ``instances`` under the GLR stopping rule and tabulate them as the
+def _json_default(o):
+    if isinstance(o, np.generic):
+        return o.item()
+    if isinstance(o, np.ndarray):
+        return o.tolist()
+    return repr(o)
+
+
+def compare(rules, instances, *, query=None, deltas=(0.1, 0.01, 0.001), n_runs: int = 100,
+            seed: int = 0, threshold="heuristic", stopping="llr", sampling_elimination=None,
+            n_jobs: int = 1, max_samples: int = 10**6, batch: int | None = None,
+            checkpoint_dir=None, progress: bool | None = None) -> Comparison:
+    """Run ``rules`` on ``instances`` under the GLR stopping rules and tabulate them as the
     arena does (module docstring).
 
     Parameters
     ----------
     rules : dict or list
-        Name -> a :class:`SamplingRule` object or the name of a library rule
-        (:func:`library_rules`); a list uses the rules' ``name`` (or the library name).
+        Name -> a :class:`SamplingRule` object, a :class:`CompiledRule` or the name of a library
+        rule (:func:`library_rules`); a list uses the rules' ``name`` (or the library name).
     instances : dict or list
-        Name -> :class:`~bai.environments.GaussianLinearBandit` (a list uses ``env.name``).
+        Name -> :class:`~bai.environments.GaussianLinearBandit`, or ``(env, query)``; a list uses
+        ``env.name``.
+    query : bai.queries.Query or dict, optional
+        The query of every instance (or name -> query); default best arm.
     deltas : sequence of float
         Every delta is read off each trajectory; three or more give the slopes.
     n_runs : int
         Runs per (rule, instance).
     seed : int
-        Master seed: the same seed gives the same tables whatever ``n_jobs``.
-    threshold : str or list of str
-        ``"heuristic"`` and/or ``"mixture"`` (:data:`bai.algorithms.glr.THRESHOLDS`).
+        Master seed: run ``r`` of a rule on an instance has the generator
+        ``run_generator(seed, instance, rule, r)``, whatever else is compared and whatever
+        ``n_jobs``.
+    threshold : name, Threshold, function, or a list of them
+        :mod:`bai.algorithms.stopping`.
+    stopping : str or list of str
+        ``"llr"``, ``"selective"``, ``"full"``.
+    sampling_elimination : None, "selective" or "full"
+        Elimination in the sampling rules (one trajectory per threshold and delta).
     n_jobs : int
         Worker processes (joblib).
     max_samples : int
@@ -400,13 +527,17 @@ def compare(rules, instances, *, deltas=(0.1, 0.01, 0.001), n_runs: int = 100, s
         A progress bar on stderr (default: when stderr is a terminal).
     """
     rules = _check_rules(rules)
-    envs = _check_instances(instances)
+    envs = _check_instances(instances, query)
     deltas = [float(d) for d in glr.check_deltas(deltas)]
-    thresholds = list(glr.check_thresholds(threshold))
+    thresholds = list(ST.check_thresholds(threshold))
+    stoppings = list(ST.check_stopping(stopping)[0])
+    if sampling_elimination not in (None, "selective", "full"):
+        raise ValueError(f"sampling_elimination must be None, 'selective' or 'full', got "
+                         f"{sampling_elimination!r}")
     n_runs = check_int(n_runs, "n_runs", minimum=2)
     seed = check_int(seed, "seed", minimum=0)
     n_jobs = check_int(n_jobs, "n_jobs", minimum=1)
-    for name, env in envs.items():
+    for name, (env, _) in envs.items():
         check_int(max_samples, "max_samples", minimum=env.d + 1)
     if batch is None:
         batch = max(b for b in range(1, min(10, n_runs) + 1) if n_runs % b == 0)
@@ -419,19 +550,73 @@ def compare(rules, instances, *, deltas=(0.1, 0.01, 0.001), n_runs: int = 100, s
                         f"{type(checkpoint_dir).__name__}")
     if progress is not None and not isinstance(progress, bool):
         raise TypeError(f"progress must be True, False or None, got {progress!r}")
-    tstar = {k: glr.t_star(e.X, e.theta, None if e.Z is e.X else e.Z, e.sigma)
-             for k, e in envs.items()}
+    samp = {None: 0, "selective": 1, "full": 2}[sampling_elimination]
+    _check_applicable(rules, envs, samp)
+    designs = {k: q.oracle_design(e.X, e.theta) for k, (e, q) in envs.items()}
+    tstar = {k: 2.0 * e.sigma**2 * designs[k].value for k, (e, q) in envs.items()}
+    wstar = {k: np.clip(designs[k].design, 0.0, None) / np.clip(designs[k].design, 0.0,
+                                                                 None).sum()
+             for k in envs}
     fn = functools.partial(_compare_task, batch=batch, rules=rules, envs=envs,
-                           deltas=tuple(deltas), thresholds=tuple(thresholds), cap=max_samples)
-    grid = [{"instance": i, "rule": r} for i in envs for r in rules]
-    raw = run_experiment(fn, grid, n_runs // batch, seed=seed, n_jobs=n_jobs,
-                         checkpoint_dir=checkpoint_dir, name="bai.arena.compare",
-                         progress=progress)
-    from .studies.arena_glr import explode_glr, glr_cells, run_slopes
-
-    runs = explode_glr(raw, tstar)
-    table = glr_cells(runs)
+                           deltas=tuple(deltas), thresholds=tuple(thresholds),
+                           stoppings=tuple(stoppings), samp=sampling_elimination,
+                           cap=max_samples, seed=seed)
+    grid = [{"instance": i, "rule": r, "batch_index": b} for i in envs for r in rules
+            for b in range(n_runs // batch)]
+    raw = run_experiment(fn, grid, 1, seed=seed, n_jobs=n_jobs, checkpoint_dir=checkpoint_dir,
+                         name="bai.arena.compare", progress=progress)
+    cols = ["run", "stopping", "threshold", "delta", "samples", "correct", "stopped", "counts",
+            "wall time"]
+    runs = raw.drop(columns=[c for c in raw.columns if c not in cols + ["instance", "rule"]]) \
+        .explode(cols, ignore_index=True)
+    runs["run"] = runs["run"].astype(int)
+    runs["delta"] = runs["delta"].astype(float)
+    runs["samples"] = runs["samples"].astype(float)
+    runs["correct"] = runs["correct"].astype(bool)
+    runs["stopped"] = runs["stopped"].astype(bool)
+    runs["wall time"] = runs["wall time"].astype(float)
+    runs["T*"] = runs["instance"].map(tstar)
+    runs["ratio"] = runs["samples"] / (runs["T*"] * np.log(1 / runs["delta"]))
+    runs["w*"] = runs["instance"].map(lambda k: wstar[k].tolist())
+    runs = runs.sort_values(["instance", "rule", "run", "stopping", "threshold", "delta"],
+                            key=_order_key(envs, rules, stoppings, thresholds),
+                            kind="stable", ignore_index=True)
+    table = cell_table(runs)
     slopes = run_slopes(runs, deltas=deltas) if len(deltas) >= 3 else pd.DataFrame(
-        columns=["instance", "rule", "threshold", "runs", "cut", "slope / T*", "se",
+        columns=["instance", "rule", "stopping", "threshold", "runs", "cut", "slope / T*", "se",
                  "proven optimal", "deltas"])
-    return Comparison(table=table, slopes=slopes, runs=runs, t_star=tstar)
+    timing = _timing(runs)
+    settings = {"rules": {k: (v if isinstance(v, str) else f"<{type(v).__name__} "
+                              f"{getattr(v, 'name', '')}>") for k, v in rules.items()},
+                "instances": list(envs), "queries": {k: q.describe() for k, (e, q) in
+                                                      envs.items()},
+                "deltas": deltas, "thresholds": [t.name for t in thresholds],
+                "stoppings": stoppings, "sampling_elimination": sampling_elimination,
+                "n_runs": n_runs, "seed": seed, "max_samples": max_samples}
+    return Comparison(table=table, slopes=slopes, runs=runs, t_star=tstar, w_star=wstar,
+                      timing=timing, settings=settings)
+
+
+def _order_key(envs, rules, stoppings, thresholds):
+    ranks = {"instance": list(envs), "rule": list(rules), "stopping": list(stoppings),
+             "threshold": [t.name for t in thresholds]}
+
+    def key(col):
+        if col.name in ranks:
+            order = {v: i for i, v in enumerate(ranks[col.name])}
+            return col.map(order)
+        if col.name == "delta":
+            return -col
+        return col
+    return key
+
+
+def _timing(runs: pd.DataFrame) -> pd.DataFrame:
+    rows = []
+    for (inst, rule), g in runs.groupby(["instance", "rule"], sort=False):
+        per_run = g.groupby("run").agg(wall=("wall time", "first"), pulls=("samples", "max"))
+        wall = float(per_run["wall"].sum())
+        pulls = float(per_run["pulls"].sum())
+        rows.append({"instance": inst, "rule": rule, "runs": len(per_run), "wall time [s]": wall,
+                     "pulls": pulls, "pulls/s": pulls / wall if wall > 0 else np.nan})
+    return pd.DataFrame(rows)

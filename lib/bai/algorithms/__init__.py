@@ -19,18 +19,23 @@ Their widths and log terms are in :mod:`bai.estimation`, the lower bounds in
 Asymptotically optimal linear best-arm identification under one stopping rule (the arena):
 
 - :mod:`bai.algorithms.glr`      the GLR stopping rule with a heuristic and a proven threshold,
-  :math:`T^*=2\sigma^2\psi^*`, and the compiled machinery the rules below share
+  :math:`T^*=2\sigma^2\psi^*`, and the compiled helpers the rules below share
+- :mod:`bai.algorithms.stopping` the thresholds and stopping rules (GLR, selective and full
+  elimination) as objects
+- :mod:`bai.algorithms.engine`   the engine: one state, one driving loop, every query of
+  :mod:`bai.queries`, compiled and plain-Python rules, the registry of the rules below
 - :mod:`bai.algorithms.lazy_tas` Lazy Track-and-Stop (Jedra & Proutière 2020)
 - :mod:`bai.algorithms.fws`      Frank-Wolfe Sampling (Wang, Tzeng & Proutière 2021)
 - :mod:`bai.algorithms.lingame`  LinGame (Degenne, Ménard, Shang & Valko 2020)
 - :mod:`bai.algorithms.top_two`  a Top Two rule with a transportation-cost challenger (after
   Jourdan et al. 2022)
-- :mod:`bai.algorithms.glr_baselines` XY-static and oracle tracking, LinGapE's greedy rule and
-  uniform sampling under the same GLR test
+- :mod:`bai.algorithms.glr_baselines` XY-static and oracle tracking, LinGapE's greedy rule
+  (m-LinGapE for top-m), LinGIFA (top-m) and uniform sampling under the same GLR test
 """
 
-from . import (baics, common, fws, glr, glr_baselines, lazy_tas, lingame, lingape, racing, rage,
-               soare, top_two)
+# the GLR rules register themselves in bai.algorithms.engine.RULES in this order (the arena's)
+from . import lazy_tas, fws, lingame, top_two, glr_baselines  # noqa: I001  (registration order)
+from . import (baics, common, engine, glr, lingape, racing, rage, soare, stopping)
 
-__all__ = ["baics", "common", "fws", "glr", "glr_baselines", "lazy_tas", "lingame", "lingape",
-           "racing", "rage", "soare", "top_two"]
+__all__ = ["baics", "common", "engine", "fws", "glr", "glr_baselines", "lazy_tas", "lingame",
+           "lingape", "racing", "rage", "soare", "stopping", "top_two"]

@@ -1,6 +1,6 @@
 r"""Frank--Wolfe Sampling (FWS; Wang, Tzeng, Proutière, "Fast Pure Exploration via Frank-Wolfe",
-NeurIPS 2021), for linear and transductive best-answer identification, under the GLR stopping
-rule of :mod:`bai.algorithms.glr`.
+NeurIPS 2021), for every query of :mod:`bai.queries` (the paper's Assumption 1: the alternative
+is a finite union of convex pieces), under the GLR stopping rules of :mod:`bai.algorithms.glr`.
 
 The paper proves it asymptotically optimal (:math:`\limsup\mathbb E[\tau]/\log(1/\delta)\le
 T^*`). What is implemented (the spec ``modern_linear_bai.md`` §2.2; the authors' Julia code read,
@@ -10,14 +10,15 @@ the initial pulls):
 * :math:`r_t=t^{-0.9}/K`; if :math:`\lfloor t/K\rfloor` is a perfect square (forced exploration,
   about :math:`\sqrt{Kt}` steps in all) or some empirical gap is not positive, :math:`z` is
   uniform;
-* otherwise, for every alternative answer :math:`m\ne\hat z`, the value :math:`f_m(x)`
-  (:func:`bai.algorithms.glr.alt_values_from_norms`), and the gradient (envelope theorem,
-  :func:`bai.algorithms.glr.alt_grad`) of those in :math:`F` below (the only ones the step
-  uses), with the **exact** :math:`A(x)^{-1}`: after a vertex step
-  :math:`A\leftarrow(tA+x_ix_i^\top)/(t+1)`, a rank-one Sherman--Morrison update, which also
-  updates each denominator :math:`s_m=\|z_{\hat z}-z_m\|^2_{A(x)^{-1}}` in O(d); after the
-  other steps and every 256 steps, both recomputed; the :math:`s_m` also when :math:`\hat z`
-  changes. The FWS repository's incremental update adds :math:`z_k^2/t^2` instead of
+* otherwise, for every (active) piece :math:`p` of the empirical answer's alternative
+  (:mod:`bai.queries`; for best-arm identification, the other items), the value
+  :math:`f_p(x)=g_p^2/(2\sigma^2\|a_p\|^2_{A(x)^{-1}}` (:func:`bai.algorithms.engine.alt_values`),
+  and the gradient (envelope theorem, :func:`bai.algorithms.engine.alt_grad`) of those in
+  :math:`F` below (the only ones the step uses), with the **exact** :math:`A(x)^{-1}`: after a
+  vertex step :math:`A\leftarrow(tA+x_ix_i^\top)/(t+1)`, a rank-one Sherman--Morrison update,
+  which also updates each denominator :math:`s_p=\|a_p\|^2_{A(x)^{-1}}` in O(1) from
+  :math:`Zu`; after the other steps and every 256 steps, both recomputed; the :math:`s_p` also
+  when the empirical answer changes. The FWS repository's incremental update adds :math:`z_k^2/t^2` instead of
   :math:`z_k/t` and converges to a multiple of :math:`A(\text{uniform})` (spec §4.1);
   :math:`F=\{m:f_m<\min f+r_t\}`; if :math:`|F|=1`, :math:`z=e_{\arg\max_k\partial_kf_m}`; else
   :math:`z` solves the zero-sum game
@@ -38,9 +39,8 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from .glr import (rule_doc, GLRResult, GLRRule, _pair_norms, _rank_one_norms, _sm_scaled_buf,
-                  alt_grad, alt_values_from_norms, design_inverse, observe, simulate,
-                  simulate_runs)
+from . import engine as E
+from .glr import GLRResult, _sm_scaled_buf, design_inverse, rule_doc, simulate_runs
 
 __all__ = ["FWSResult", "fws", "fws_runs", "solve_matrix_game"]
 
@@ -118,106 +118,120 @@ def _is_square(q):
 
 
 @numba.njit(cache=True)
-def _kernel(X, Z, means, sigma, noise, extra, st, rs):
-    xw, F, G, cnt, Ainv, sq, sq_b = rs
-    theta, N, ist = st[4], st[5], st[6]
+def _choose_arm(eng, rs, rng):
+    xw, F, G, cnt, Ainv, fsq, fser, z, y, u, c = rs
+    X, N = eng.X, eng.N
     K = X.shape[0]
-    M = Z.shape[0]
-    sigma2 = sigma * sigma
-    z = np.empty(K)
-    y, u = np.empty(X.shape[1]), np.empty(X.shape[1])
-    for i in range(noise.shape[0]):
-        t = ist[0]
-        b = ist[1]
-        vertex = -1
-        uniform = _is_square(t // K)
-        if not uniform:
-            if sq_b[0] != b:          # the denominators s_m of answer b, from A(x)^{-1}
-                _pair_norms(Z, b, Ainv, sq, y)
-                sq_b[0] = b
-            uniform = not alt_values_from_norms(Z, b, theta, sq, sigma2, F, y)
-        if uniform:
-            for k in range(K):
-                z[k] = 1.0 / K
-        else:
-            r = t ** (-0.9) / K
-            fmin = np.min(F)
-            nF, jm = 0, -1
-            for m in range(M):
-                if m != b and F[m] < fmin + r:
-                    nF += 1
-                    jm = m
-            if nF == 1:
-                z[:] = 0.0
-                alt_grad(X, Z, b, jm, theta, Ainv, sigma2, G[jm], y, u)
-                vertex = np.argmax(G[jm])
-                z[vertex] = 1.0
-            else:
-                P = np.empty((nF, K))
-                q = 0
-                for m in range(M):
-                    if m != b and F[m] < fmin + r:
-                        alt_grad(X, Z, b, m, theta, Ainv, sigma2, G[m], y, u)
-                        xg = 0.0
-                        for k in range(K):
-                            xg += xw[k] * G[m, k]
-                        for k in range(K):
-                            P[q, k] = G[m, k] - xg
-                        q += 1
-                z[:] = solve_matrix_game(P)
-                cnt[0] += 1
+    P = eng.n_pieces
+    t = eng.t
+    sigma2 = eng.sigma2
+    vertex = -1
+    uniform = _is_square(t // K)
+    if not uniform:
+        if fser[0] != eng.answer:     # the denominators s_p of this answer, under A(x)^{-1}
+            for p in range(P):
+                fsq[p] = E.piece_norm(eng, p, Ainv, y)
+            fser[0] = eng.answer
+        uniform = not E.alt_values(eng, fsq, F, sigma2)
+    if uniform:
         for k in range(K):
-            xw[k] = (t * xw[k] + z[k]) / (t + 1.0)
-        # A(x)^{-1} exactly: after a vertex step A <- (t A + x x^T)/(t+1), a rank-one update
-        # (Sherman--Morrison, then the scale), and with it each s_m in O(d) from u = A^{-1} x;
-        # otherwise, and every 256 steps, recomputed (and the s_m with it)
-        if vertex >= 0 and (t & 255) != 0:
-            rt = 1.0 / t
-            den = 1.0 + rt * _sm_scaled_buf(Ainv, X[vertex], rt, u)
-            for p in range(Ainv.shape[0]):
-                for q in range(Ainv.shape[1]):
-                    Ainv[p, q] *= (t + 1.0) / t
-            if sq_b[0] >= 0:
-                _rank_one_norms(Z, sq_b[0], u, rt, den, (t + 1.0) / t, sq)
+            z[k] = 1.0 / K
+    else:
+        r = t ** (-0.9) / K
+        fmin = np.inf
+        for p in range(P):
+            if F[p] < fmin:
+                fmin = F[p]
+        nF, jm = 0, -1
+        for p in range(P):
+            if F[p] < fmin + r:
+                nF += 1
+                jm = p
+        if nF == 1:
+            z[:] = 0.0
+            E.alt_grad(eng, jm, Ainv, sigma2, G[jm], y, u)
+            vertex = np.argmax(G[jm])
+            z[vertex] = 1.0
         else:
-            Ainv[:, :] = design_inverse(X, xw)
-            sq_b[0] = -1
-        a, best = 0, -1.0
-        for k in range(K):
-            v = np.inf if N[k] == 0 and xw[k] > 0.0 else xw[k] / max(N[k], 1)
-            if v > best:
-                best, a = v, k
-        if observe(a, means[a] + sigma * noise[i], X, Z, sigma2, st):
-            return i + 1, 1
-    return noise.shape[0], 0
+            Pm = np.empty((nF, K))
+            q = 0
+            for p in range(P):
+                if F[p] < fmin + r:
+                    E.alt_grad(eng, p, Ainv, sigma2, G[p], y, u)
+                    xg = 0.0
+                    for k in range(K):
+                        xg += xw[k] * G[p, k]
+                    for k in range(K):
+                        Pm[q, k] = G[p, k] - xg
+                    q += 1
+            z[:] = solve_matrix_game(Pm)
+            cnt[0] += 1
+    for k in range(K):
+        xw[k] = (t * xw[k] + z[k]) / (t + 1.0)
+    # A(x)^{-1} exactly: after a vertex step A <- (t A + x x^T)/(t+1), a rank-one update
+    # (Sherman--Morrison, then the scale), and with it each s_p in O(1) from Z u; otherwise, and
+    # every 256 steps, recomputed (and the s_p with it)
+    if vertex >= 0 and (t & 255) != 0:
+        rt = 1.0 / t
+        den = 1.0 + rt * _sm_scaled_buf(Ainv, X[vertex], rt, u)
+        sc = (t + 1.0) / t
+        for p in range(Ainv.shape[0]):
+            for q in range(Ainv.shape[1]):
+                Ainv[p, q] *= sc
+        if fser[0] >= 0:
+            Z = eng.Z
+            for m in range(Z.shape[0]):
+                acc = 0.0
+                for i in range(Z.shape[1]):
+                    acc += Z[m, i] * u[i]
+                c[m] = acc
+            for p in range(P):
+                w = E.piece_dot(eng, p, c)
+                fsq[p] = (fsq[p] - rt * w * w / den) * sc
+    else:
+        Ainv[:, :] = design_inverse(X, xw)
+        fser[0] = -1
+    a, best = 0, -1.0
+    for k in range(K):
+        v = np.inf if N[k] == 0 and xw[k] > 0.0 else xw[k] / max(N[k], 1)
+        if v > best:
+            best, a = v, k
+    return a
+
+
+def _init(env, state):
+    K, d, Pm, M = env.K, env.d, state.query.max_pieces, state.M
+    w0 = np.full(K, 1.0 / K)
+    return (w0, np.empty(Pm), np.zeros((Pm, K)), np.zeros(1, dtype=np.int64),
+            design_inverse(np.ascontiguousarray(env.X, dtype=float), w0), np.empty(Pm),
+            np.full(1, -1, dtype=np.int64), np.empty(K), np.empty(d), np.empty(d), np.empty(M))
+
+
+def _info(rs) -> dict:
+    return {"lp_steps": int(rs[3][0])}
+
+
+RULE = E.CompiledRule("FWS", _choose_arm, _init, paper="Wang, Tzeng & Proutière 2021",
+                      info=_info, result_cls=FWSResult)
 
 
 @rule_doc
-def fws(env, rng, *, deltas=(0.1,), threshold="heuristic", max_samples: int = 10**7) -> FWSResult:
+def fws(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", stopping="llr",
+        sampling_elimination=None, max_samples: int = 10**7) -> FWSResult:
     """One run of Frank--Wolfe Sampling under the GLR rule (module docstring).
 
     Parameters
     ----------
     {rule_parameters}
     """
-    info: dict = {}
-    cnt = np.zeros(1, dtype=np.int64)
-
-    def init(e, S):
-        K, M = e.K, e.Z.shape[0]
-        w0 = np.full(K, 1.0 / K)
-        return (w0, np.empty(M), np.zeros((M, K)), cnt,
-                design_inverse(np.ascontiguousarray(e.X, dtype=float), w0), np.empty(M),
-                np.full(1, -1, dtype=np.int64))
-
-    rule = GLRRule("FWS", _kernel, init, info=info)
-    res = simulate(env, rng, rule, deltas=deltas, threshold=threshold, max_samples=max_samples,
-                   result_cls=FWSResult)
-    res.info["lp_steps"] = int(cnt[0])
-    return res
+    return E.simulate(RULE, env, rng, query=query, deltas=deltas, threshold=threshold,
+                      stopping=stopping, sampling_elimination=sampling_elimination,
+                      max_samples=max_samples)
 
 
 def fws_runs(env, n_runs: int, rng, **kw):
-    """``n_runs`` runs of :func:`fws` (a ``RunsResult``; every (threshold, delta) pair in
-    ``info``)."""
+    """``n_runs`` runs of :func:`fws` (a ``RunsResult``; every cell in ``info``)."""
     return simulate_runs(fws, env, n_runs, rng, **kw)
+
+
+E.register("FWS", fws, fws_runs, rule=RULE, paper=RULE.paper, optimal=True)

@@ -1,29 +1,42 @@
-r"""Baseline sampling rules under the GLR stopping rule (:mod:`bai.algorithms.glr`).
+r"""Baseline sampling rules under the GLR stopping rules (:mod:`bai.algorithms.engine`), for
+every query of :mod:`bai.queries` unless said otherwise.
 
 * :func:`xy_tracking`: C-tracking of the XY-static design
-  :math:`\arg\min_w\max_{y\in\mathcal Y(\mathcal Z)}\|y\|^2_{A(w)^{-1}}` (Soare et al. 2014,
-  Eq. 14; :func:`bai.designs.xy_design`), which ignores :math:`\theta`.
+  :math:`\arg\min_w\max_y\|y\|^2_{A(w)^{-1}}` over the normals of every half-space of the query
+  (pairwise differences of the items for the best-arm and top-m queries: Soare et al. 2014,
+  Eq. 14, :func:`bai.designs.xy_design`; the items themselves for thresholding), which ignores
+  :math:`\theta`.
 * :func:`oracle_tracking`: C-tracking of the oracle design :math:`w^*(\theta)` (known
-  :math:`\theta`; :func:`bai.designs.oracle_design`, whose value is :math:`\psi^*`): the
+  :math:`\theta`; :meth:`bai.queries.Query.oracle_design`, whose value gives :math:`T^*`): the
   allocation of the lower bound, so that only the stopping rule separates it from :math:`T^*`.
 * :func:`lingape_glr`: LinGapE's greedy direction rule (Xu, Honda, Sugiyama 2018, Alg. 1 with
-  the greedy arm selection, Eq. 9): :math:`i_t=\hat z`, :math:`j_t=\arg\max_{j}
-  (z_j-z_{i_t})^\top\hat\theta+\sigma\sqrt{2\beta(t,\delta_w)}\,\|z_{i_t}-z_j\|_{V_t^{-1}}`,
-  then the arm :math:`\arg\min_k\|z_{i_t}-z_{j_t}\|_{(V_t+x_kx_k^\top)^{-1}}`, with
-  :math:`\beta` the largest of the requested GLR thresholds in place of the paper's own width
-  (ASSUMED: the GLR rule's width).
+  the greedy arm selection, Eq. 9) on the pieces: the active piece maximising
+  :math:`-g_p+\sigma\sqrt{2\beta(t,\delta_w)}\,\|a_p\|_{V_t^{-1}}` (for the best arm
+  :math:`j_t=\arg\max_j(z_j-z_{\hat\imath})^\top\hat\theta+c_t\|z_{\hat\imath}-z_j\|_{V_t^{-1}}`;
+  for top-m the same index over the pairs (member, non-member): m-LinGapE of Réda, Kaufmann &
+  Delahaye-Duriez 2021; for thresholding :math:`-|z_k^\top\hat\theta-\tau|+c_t\|z_k\|_{V_t^{-1}}`,
+  the OSI form of Tirinzoni & Degenne 2022, spec §2.3), then the arm
+  :math:`\arg\min_k\|a_p\|_{(V_t+x_kx_k^\top)^{-1}}`, with :math:`\beta` the largest of the
+  requested GLR thresholds in place of the paper's own width (ASSUMED: the GLR rule's width).
   This rule, unlike the others, **depends on** :math:`\delta`: a :math:`\delta`-free width such
   as :math:`\sigma\sqrt{2\log t}` stops exploring a direction once its statistic exceeds
   :math:`\log t`, so the GLR statistic never reaches :math:`\log(1/\delta)` before
   :math:`t\approx1/\delta` (observed: the runs reach the cap at :math:`\delta=10^{-6}`). The
   width uses :math:`\delta_w` = ``width_delta`` (default: the smallest of ``deltas``), and the
   stopping times of larger :math:`\delta` are read off that trajectory.
+* :func:`lingifa`: LinGIFA (Réda, Kaufmann & Delahaye-Duriez 2021), top-m only: with the upper
+  bounds :math:`B_{ij}=(z_i-z_j)^\top\hat\theta+\sigma\sqrt{2\beta(t,\delta_w)}\|z_i-z_j\|_{V_t^{-1}}`,
+  :math:`J_t` = the :math:`m` items whose :math:`m`-th largest :math:`B_{\cdot j}` is smallest,
+  :math:`b_t=\arg\max_{j\in J_t}\max_{i\notin J_t}B_{ij}`,
+  :math:`c_t=\arg\max_{i\notin J_t}B_{ib_t}`, then the greedy arm for :math:`z_{b_t}-z_{c_t}`
+  (spec ``tirinzoni2022_elimination.md`` §2.3; ties by index).
 * :func:`uniform_glr`: round-robin over the arms.
 
-Except for LinGapE's (see above), these rules do not depend on :math:`\delta`: ONE trajectory per run gives the stopping time of
-every :math:`\delta` of ``deltas`` and every threshold of ``threshold`` (equal to separate runs
-with one :math:`\delta` each; tested). Each run starts with one pull of each of the first
-:math:`d` rank-raising arms (:func:`bai.algorithms.glr.spanner`), counted in :math:`\tau`.
+Except for LinGapE's and LinGIFA's (see above), these rules do not depend on :math:`\delta`: ONE
+trajectory per run gives the stopping time of every :math:`\delta` of ``deltas`` and every
+threshold and stopping rule (equal to separate runs with one :math:`\delta` each; tested).
+Each run starts with one pull of each of the first :math:`d` rank-raising arms
+(:func:`bai.algorithms.glr.spanner`), counted in :math:`\tau`.
 """
 
 from __future__ import annotations
@@ -34,14 +47,15 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from ..designs import oracle_design, xy_design
-from . import glr
-from .glr import (GLRResult, GLRRule, ctrack, greedy_arm, observe, pair_gap, quad, simulate,
-                  simulate_runs, threshold_offset)
+from ..designs import PairwiseDifferences, solve_design
+from ..queries import KIND_THRESHOLDING, TopM
+from . import engine as E
+from .glr import GLRResult, ctrack, greedy_arm_buf, rule_doc, simulate_runs
 
-__all__ = ["TrackingResult", "LinGapEGLRResult", "UniformResult", "xy_tracking",
-           "xy_tracking_runs", "oracle_tracking", "oracle_tracking_runs", "lingape_glr",
-           "lingape_glr_runs", "uniform_glr", "uniform_glr_runs"]
+__all__ = ["TrackingResult", "LinGapEGLRResult", "UniformResult", "LinGIFAResult",
+           "xy_tracking", "xy_tracking_runs", "oracle_tracking", "oracle_tracking_runs",
+           "lingape_glr", "lingape_glr_runs", "uniform_glr", "uniform_glr_runs", "lingifa",
+           "lingifa_runs"]
 
 
 @dataclass
@@ -59,110 +73,225 @@ class UniformResult(GLRResult):
     """One run of round-robin sampling under the GLR rule."""
 
 
+@dataclass
+class LinGIFAResult(GLRResult):
+    """One run of LinGIFA (top-m) under the GLR rule."""
+
+
+# --- uniform ---------------------------------------------------------------------------------
+
+
 @numba.njit(cache=True)
-def _track_kernel(X, Z, means, sigma, noise, extra, st, rs):
+def _uniform_arm(eng, rs, rng):
+    return eng.t % eng.K
+
+
+UNIFORM = E.CompiledRule("uniform", _uniform_arm, paper="baseline: round robin",
+                         uses_pieces=False, result_cls=UniformResult)
+
+
+@rule_doc
+def uniform_glr(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", stopping="llr",
+                sampling_elimination=None, max_samples: int = 10**7):
+    """Round-robin sampling (arm ``t mod K``) under the GLR rule.
+
+    Parameters
+    ----------
+    {rule_parameters}
+    """
+    return E.simulate(UNIFORM, env, rng, query=query, deltas=deltas, threshold=threshold,
+                      stopping=stopping, sampling_elimination=sampling_elimination,
+                      max_samples=max_samples)
+
+
+# --- tracking of a fixed design ------------------------------------------------------------
+
+
+@numba.njit(cache=True)
+def _track_arm(eng, rs, rng):
     w, cumw = rs
-    N = st[5]
-    for i in range(noise.shape[0]):
-        a = ctrack(N, cumw, w)
-        if observe(a, means[a] + sigma * noise[i], X, Z, sigma * sigma, st):
-            return i + 1, 1
-    return noise.shape[0], 0
+    return ctrack(eng.N, cumw, w)
 
 
-def _track(env, rng, name, w, **kw):
+def _tracked(w) -> np.ndarray:
     w = np.clip(np.asarray(w, dtype=float), 0.0, None)
-    w = w / w.sum()
-    rule = GLRRule(name, _track_kernel, lambda e, S: (w, S.st[5].astype(float)),
-                   info={"design": w})
-    return simulate(env, rng, rule, result_cls=TrackingResult, **kw)
+    return w / w.sum()
 
 
-def xy_tracking(env, rng, *, deltas=(0.1,), threshold="heuristic", max_samples: int = 10**7):
-    """C-tracking of the XY-static design under the GLR rule (module docstring)."""
-    env = glr.check_env(env)
-    glr.check_run_args(env, rng, deltas, threshold, max_samples)  # before the design is solved
-    w = xy_design(env.X, None if env.Z is env.X else env.Z).design
-    return _track(env, rng, "XY-static tracking", w, deltas=deltas, threshold=threshold,
-                  max_samples=max_samples)
+def _xy_init(env, state):
+    q = state.query
+    Y = q.Z if q.kind == KIND_THRESHOLDING else PairwiseDifferences(q.Z)
+    w = _tracked(solve_design(env.X, Y).design)
+    return w, state.counts.astype(float)
 
 
-def oracle_tracking(env, rng, *, deltas=(0.1,), threshold="heuristic", max_samples: int = 10**7):
-    """C-tracking of the oracle design w*(theta) (known theta) under the GLR rule."""
-    env = glr.check_env(env)
-    glr.check_run_args(env, rng, deltas, threshold, max_samples)  # before the design is solved
-    w = oracle_design(env.X, env.theta, None if env.Z is env.X else env.Z).design
-    return _track(env, rng, "oracle tracking", w, deltas=deltas, threshold=threshold,
-                  max_samples=max_samples)
+def _oracle_init(env, state):
+    w = _tracked(state.query.oracle_design(env.X, env.theta).design)
+    return w, state.counts.astype(float)
+
+
+def _design_info(rs) -> dict:
+    return {"design": rs[0].copy()}
+
+
+XY = E.CompiledRule("XY-static tracking", _track_arm, _xy_init,
+                    paper="baseline: Soare et al. 2014, Eq. 14", uses_pieces=False,
+                    info=_design_info, result_cls=TrackingResult)
+ORACLE = E.CompiledRule("oracle tracking", _track_arm, _oracle_init,
+                        paper="baseline: tracks w*(theta), knows theta", uses_pieces=False,
+                        info=_design_info, result_cls=TrackingResult)
+
+
+@rule_doc
+def xy_tracking(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", stopping="llr",
+                sampling_elimination=None, max_samples: int = 10**7):
+    """C-tracking of the XY-static design of the query under the GLR rule (module docstring).
+
+    Parameters
+    ----------
+    {rule_parameters}
+    """
+    return E.simulate(XY, env, rng, query=query, deltas=deltas, threshold=threshold,
+                      stopping=stopping, sampling_elimination=sampling_elimination,
+                      max_samples=max_samples)
+
+
+@rule_doc
+def oracle_tracking(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic",
+                    stopping="llr", sampling_elimination=None, max_samples: int = 10**7):
+    """C-tracking of the oracle design w*(theta) of the query (known theta) under the GLR rule.
+
+    Parameters
+    ----------
+    {rule_parameters}
+    """
+    return E.simulate(ORACLE, env, rng, query=query, deltas=deltas, threshold=threshold,
+                      stopping=stopping, sampling_elimination=sampling_elimination,
+                      max_samples=max_samples)
+
+
+# --- LinGapE's rule (and m-LinGapE, and the OSI form) ----------------------------------------
 
 
 @numba.njit(cache=True)
-def _lingape_kernel(X, Z, means, sigma, noise, extra, st, rs):
-    Vinv, theta, ist = st[1], st[4], st[6]
-    M, d = Z.shape
-    y = np.empty(d)
-    for i in range(noise.shape[0]):
-        t = ist[0]
-        b = ist[1]
-        beta = 0.0
-        for q in range(rs[1].shape[0]):       # the largest width threshold at delta_w
-            a0, b0 = threshold_offset(rs[1][q], t, st[7][0], st[7][2])
-            beta = max(beta, a0 + b0 * rs[0][0])
-        r = sigma * math.sqrt(2.0 * beta)
-        jb, best = -1, -np.inf
-        for m in range(M):
-            if m == b:
-                continue
-            g = pair_gap(Z, b, m, theta, y)
-            v = -g + r * math.sqrt(max(quad(Vinv, y), 0.0))
-            if v > best:
-                best, jb = v, m
-        pair_gap(Z, b, jb, theta, y)
-        a = greedy_arm(X, Vinv, y)
-        if observe(a, means[a] + sigma * noise[i], X, Z, sigma * sigma, st):
-            return i + 1, 1
-    return noise.shape[0], 0
+def _lingape_arm(eng, rs, rng):
+    y, u = rs
+    r = eng.sigma * math.sqrt(2.0 * E.width_beta(eng))
+    best, pb = -np.inf, -1
+    for p in range(eng.n_pieces):
+        if not eng.act[p]:
+            continue
+        val = -eng.gap[p] + r * math.sqrt(max(eng.sq[p], 0.0))
+        if val > best:
+            best, pb = val, p
+    E.piece_vector(eng, pb, y)
+    return greedy_arm_buf(eng.X, eng.Vinv, y, u)
 
 
-def lingape_glr(env, rng, *, deltas=(0.1,), threshold="heuristic", max_samples: int = 10**7,
-                width_delta=None, width_threshold=None):
-    r"""LinGapE's greedy direction rule under the GLR rule; its width is
+def _work(env, state):
+    return np.empty(env.d), np.empty(env.d)
+
+
+LINGAPE = E.CompiledRule("LinGapE rule", _lingape_arm, _work,
+                         paper="baseline: Xu et al. 2018, greedy rule (m-LinGapE for top-m: "
+                               "Réda et al. 2021)", needs_width=True,
+                         result_cls=LinGapEGLRResult)
+
+
+def lingape_glr(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", stopping="llr",
+                sampling_elimination=None, max_samples: int = 10**7, width_delta=None,
+                width_threshold=None):
+    r"""LinGapE's greedy direction rule under the GLR rule (module docstring); its width is
     :math:`\sigma\sqrt{2\beta(t,\delta_w)}` with :math:`\beta` the largest of the thresholds
     ``width_threshold`` (default: those of ``threshold``) and :math:`\delta_w` = ``width_delta``
     (default: the smallest of ``deltas``). With both given, the trajectory does not depend on
-    ``deltas`` and ``threshold``."""
-    dw = float(np.min(glr.check_deltas(deltas))) if width_delta is None else \
-        float(glr.check_deltas(width_delta, "width_delta")[0])
-    wt = glr.check_thresholds(threshold if width_threshold is None else width_threshold,
-                              "threshold" if width_threshold is None else "width_threshold")
-    L = np.array([math.log(1.0 / dw)])
-    kinds = np.array([glr._KIND[n] for n in wt], dtype=np.int64)
-    rule = GLRRule("LinGapE rule", _lingape_kernel, lambda e, S: (L, kinds),
-                   info={"width_delta": dw, "width_threshold": wt},
-                   needs_logdet="mixture" in wt)
-    return simulate(env, rng, rule, deltas=deltas, threshold=threshold,
-                    max_samples=max_samples, result_cls=LinGapEGLRResult)
+    ``deltas`` and ``threshold``. Top-m: m-LinGapE; thresholding: the OSI form."""
+    return E.simulate(LINGAPE, env, rng, query=query, deltas=deltas, threshold=threshold,
+                      stopping=stopping, sampling_elimination=sampling_elimination,
+                      max_samples=max_samples, width_delta=width_delta,
+                      width_threshold=width_threshold)
+
+
+# --- LinGIFA (top-m) -------------------------------------------------------------------------
 
 
 @numba.njit(cache=True)
-def _uniform_kernel(X, Z, means, sigma, noise, extra, st, rs):
-    K = X.shape[0]
-    for i in range(noise.shape[0]):
-        a = st[6][0] % K
-        if observe(a, means[a] + sigma * noise[i], X, Z, sigma * sigma, st):
-            return i + 1, 1
-    return noise.shape[0], 0
+def _lingifa_arm(eng, rs, rng):
+    B, col, c, inJ, y, u = rs
+    M = eng.M
+    m = eng.ii[E.QM]
+    conf = eng.sigma * math.sqrt(2.0 * E.width_beta(eng))
+    v, hq = eng.v, eng.hq
+    for i in range(M):
+        for j in range(M):
+            B[i, j] = -np.inf if i == j else \
+                v[i] - v[j] + conf * math.sqrt(max(hq[i * M + j], 0.0))
+    # c_j: the m-th largest B[i, j] over i != j (m passes of a maximum)
+    for j in range(M):
+        for i in range(M):
+            col[i] = B[i, j]
+        for q in range(m):
+            bi = 0
+            for i in range(M):
+                if col[i] > col[bi]:
+                    bi = i
+            c[j] = col[bi]
+            col[bi] = -np.inf
+        inJ[j] = 0
+    # J: the m items of smallest c_j (ties by index)
+    for q in range(m):
+        bj = -1
+        for j in range(M):
+            if not inJ[j] and (bj < 0 or c[j] < c[bj]):
+                bj = j
+        inJ[bj] = 1
+    bt, best = -1, -np.inf
+    for j in range(M):
+        if inJ[j]:
+            mx = -np.inf
+            for i in range(M):
+                if not inJ[i] and B[i, j] > mx:
+                    mx = B[i, j]
+            if bt < 0 or mx > best:
+                bt, best = j, mx
+    ct, best = -1, -np.inf
+    for i in range(M):
+        if not inJ[i] and (ct < 0 or B[i, bt] > best):
+            ct, best = i, B[i, bt]
+    Z = eng.Z
+    for r in range(Z.shape[1]):
+        y[r] = Z[bt, r] - Z[ct, r]
+    return greedy_arm_buf(eng.X, eng.Vinv, y, u)
 
 
-def uniform_glr(env, rng, *, deltas=(0.1,), threshold="heuristic", max_samples: int = 10**7):
-    """Round-robin sampling (arm ``t mod K``) under the GLR rule."""
-    rule = GLRRule("uniform", _uniform_kernel, lambda e, S: ())
-    return simulate(env, rng, rule, deltas=deltas, threshold=threshold,
-                    max_samples=max_samples, result_cls=UniformResult)
+def _lingifa_init(env, state):
+    M = state.M
+    return (np.empty((M, M)), np.empty(M), np.empty(M), np.zeros(M, dtype=np.int64),
+            np.empty(env.d), np.empty(env.d))
+
+
+LINGIFA = E.CompiledRule("LinGIFA", _lingifa_arm, _lingifa_init,
+                         paper="Réda, Kaufmann & Delahaye-Duriez 2021 (top-m)", queries=(TopM,),
+                         uses_pieces=False, needs_width=True, needs_halfspaces=True,
+                         result_cls=LinGIFAResult)
+
+
+def lingifa(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", stopping="llr",
+            sampling_elimination=None, max_samples: int = 10**7, width_delta=None,
+            width_threshold=None):
+    r"""LinGIFA under the GLR rule, top-m only (``query=TopM(m)``; module docstring); the width
+    as :func:`lingape_glr`'s."""
+    return E.simulate(LINGIFA, env, rng, query=query, deltas=deltas, threshold=threshold,
+                      stopping=stopping, sampling_elimination=sampling_elimination,
+                      max_samples=max_samples, width_delta=width_delta,
+                      width_threshold=width_threshold)
+
+
+# --- batches -----------------------------------------------------------------------------------
 
 
 def xy_tracking_runs(env, n_runs: int, rng, **kw):
-    """``n_runs`` runs of :func:`xy_tracking` (a ``RunsResult``; every pair in ``info``)."""
+    """``n_runs`` runs of :func:`xy_tracking` (a ``RunsResult``; every cell in ``info``)."""
     return simulate_runs(xy_tracking, env, n_runs, rng, **kw)
 
 
@@ -179,3 +308,17 @@ def lingape_glr_runs(env, n_runs: int, rng, **kw):
 def uniform_glr_runs(env, n_runs: int, rng, **kw):
     """``n_runs`` runs of :func:`uniform_glr`."""
     return simulate_runs(uniform_glr, env, n_runs, rng, **kw)
+
+
+def lingifa_runs(env, n_runs: int, rng, **kw):
+    """``n_runs`` runs of :func:`lingifa`."""
+    return simulate_runs(lingifa, env, n_runs, rng, **kw)
+
+
+E.register("oracle tracking", oracle_tracking, oracle_tracking_runs, rule=ORACLE,
+           paper=ORACLE.paper)
+E.register("XY-static tracking", xy_tracking, xy_tracking_runs, rule=XY, paper=XY.paper)
+E.register("LinGapE rule", lingape_glr, lingape_glr_runs, rule=LINGAPE, paper=LINGAPE.paper)
+E.register("uniform", uniform_glr, uniform_glr_runs, rule=UNIFORM, paper=UNIFORM.paper)
+E.register("LinGIFA", lingifa, lingifa_runs, rule=LINGIFA, paper=LINGIFA.paper,
+           queries=(TopM,))

@@ -17,9 +17,10 @@ T^*(\theta)` (with its own stopping threshold). What is implemented (the spec
 * **Tracking** (C-tracking, averaging): otherwise ``cumw += w`` and pull the arm of the support of
   :math:`w` with the largest deficit (:func:`bai.algorithms.glr.ctrack`).
 * **Lazy updates**: :math:`w` is recomputed only at :math:`t=d,2d,4d,\dots` (the official code's
-  schedule), as the plug-in optimal allocation of :math:`\hat\theta_t`
-  (:func:`bai.algorithms.glr.plugin_design`: 1000 Frank--Wolfe steps from the uniform design;
-  the official code runs at most 999 and stops at a 1% change).
+  schedule), as the plug-in optimal allocation of :math:`\hat\theta_t` over the (active) pieces
+  of the empirical answer (:func:`bai.algorithms.engine.plugin_design`: 1000 Frank--Wolfe steps
+  from the uniform design; the official code runs at most 999 and stops at a 1% change).
+  Every query of :mod:`bai.queries` (Tirinzoni & Degenne 2022 run it on top-m and thresholding).
 
 The rule does not depend on :math:`\delta`: ONE trajectory per run gives the stopping time of
 every :math:`\delta` of ``deltas`` and every threshold (equal to separate runs with one
@@ -35,7 +36,8 @@ import numba
 import numpy as np
 
 from ..validation import check_int
-from .glr import rule_doc, GLRResult, GLRRule, ctrack, observe, plugin_design, simulate, simulate_runs
+from . import engine as E
+from .glr import GLRResult, ctrack, rule_doc, simulate_runs
 
 __all__ = ["LazyTaSResult", "lazy_tas", "lazy_tas_runs"]
 
@@ -47,55 +49,48 @@ class LazyTaSResult(GLRResult):
 
 
 @numba.njit(cache=True)
-def _kernel(X, Z, means, sigma, noise, extra, st, rs):
+def _choose_arm(eng, rs, rng):
     w, cumw, A0, ist_r, fst_r = rs
-    V, N, ist = st[0], st[5], st[6]
-    for i in range(noise.shape[0]):
-        t = ist[0]
-        if t >= ist_r[1]:                       # a lazy update is due (Python)
-            return i, 2
-        forced = False
-        if fst_r[1] * math.sqrt(t) > fst_r[0]:  # the cached lambda_min no longer proves it
-            lam = np.linalg.eigvalsh(V)[0]
-            fst_r[0] = lam
-            forced = fst_r[1] * math.sqrt(t) > lam
-        if forced:
-            a = A0[ist_r[0]]
-            ist_r[0] = (ist_r[0] + 1) % A0.shape[0]
-            ist_r[2] += 1
-        else:
-            a = ctrack(N, cumw, w)
-        if observe(a, means[a] + sigma * noise[i], X, Z, sigma * sigma, st):
-            return i + 1, 1
-    return noise.shape[0], 0
-
-
-class _Rule:
-    def __init__(self, fw_iter):
-        self.fw_iter = fw_iter
-        self.info = {}
-
-    def init(self, env, S):
-        X = env.X
-        A0 = S.init_arms
-        lam0 = float(np.linalg.eigvalsh(X[A0].T @ X[A0])[0])
-        K = env.K
-        return (np.full(K, 1.0 / K), S.st[5].astype(float), A0,
-                np.array([0, S.t, 0, 0], dtype=np.int64),        # i0, next update, forced, updates
-                np.array([0.0, lam0 / math.sqrt(env.d)]))        # cached lambda_min, c0
-
-    def update(self, rs, S, env):
-        w, cumw, A0, ist_r, fst_r = rs
-        w[:] = plugin_design(np.ascontiguousarray(env.X), np.ascontiguousarray(env.Z),
-                             S.st[4].copy(), self.fw_iter)
-        t = S.t
+    t = eng.t
+    if t >= ist_r[1]:                       # a lazy update is due
+        w[:] = E.plugin_design(eng, ist_r[4])
         ist_r[1] = max(2 * t, t + 1)
         ist_r[3] += 1
-        self.info.update(forced=int(ist_r[2]), updates=int(ist_r[3]))
+    forced = False
+    if fst_r[1] * math.sqrt(t) > fst_r[0]:  # the cached lambda_min no longer proves it
+        lam = np.linalg.eigvalsh(eng.V)[0]
+        fst_r[0] = lam
+        forced = fst_r[1] * math.sqrt(t) > lam
+    if forced:
+        a = A0[ist_r[0]]
+        ist_r[0] = (ist_r[0] + 1) % A0.shape[0]
+        ist_r[2] += 1
+        return a
+    return ctrack(eng.N, cumw, w)
+
+
+def _init(env, state, fw_iter: int = 1000):
+    X = env.X
+    A0 = state.init_arms
+    lam0 = float(np.linalg.eigvalsh(X[A0].T @ X[A0])[0])
+    K = env.K
+    return (np.full(K, 1.0 / K), state.counts.astype(float), A0,
+            # i0, next update, forced, updates, fw_iter
+            np.array([0, state.t, 0, 0, fw_iter], dtype=np.int64),
+            np.array([0.0, lam0 / math.sqrt(env.d)]))       # cached lambda_min, c0
+
+
+def _info(rs) -> dict:
+    return {"forced": int(rs[3][2]), "updates": int(rs[3][3])}
+
+
+RULE = E.CompiledRule("Lazy TaS", _choose_arm, _init, paper="Jedra & Proutière 2020",
+                      info=_info, result_cls=LazyTaSResult)
 
 
 @rule_doc
-def lazy_tas(env, rng, *, deltas=(0.1,), threshold="heuristic", max_samples: int = 10**7,
+def lazy_tas(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", stopping="llr",
+             sampling_elimination=None, max_samples: int = 10**7,
              fw_iter: int = 1000) -> LazyTaSResult:
     """One run of Lazy Track-and-Stop under the GLR rule (module docstring).
 
@@ -105,14 +100,15 @@ def lazy_tas(env, rng, *, deltas=(0.1,), threshold="heuristic", max_samples: int
     fw_iter : int
         Frank--Wolfe steps of each lazy update.
     """
-    r = _Rule(check_int(fw_iter, "fw_iter", minimum=1))
-    rule = GLRRule("Lazy TaS", _kernel, r.init, update=r.update, info=r.info)
-    res = simulate(env, rng, rule, deltas=deltas, threshold=threshold, max_samples=max_samples,
-                   result_cls=LazyTaSResult)
-    return res
+    fw_iter = check_int(fw_iter, "fw_iter", minimum=1)
+    return E.simulate(RULE, env, rng, query=query, deltas=deltas, threshold=threshold,
+                      stopping=stopping, sampling_elimination=sampling_elimination,
+                      max_samples=max_samples, fw_iter=fw_iter)
 
 
 def lazy_tas_runs(env, n_runs: int, rng, **kw):
-    """``n_runs`` runs of :func:`lazy_tas` (a ``RunsResult``; every (threshold, delta) pair in
-    ``info``)."""
+    """``n_runs`` runs of :func:`lazy_tas` (a ``RunsResult``; every cell in ``info``)."""
     return simulate_runs(lazy_tas, env, n_runs, rng, **kw)
+
+
+E.register("Lazy TaS", lazy_tas, lazy_tas_runs, rule=RULE, paper=RULE.paper, optimal=True)

@@ -1,5 +1,6 @@
 r"""LinGame (Degenne, Ménard, Shang, Valko, "Gamification of Pure Exploration for Linear Bandits",
-ICML 2020), under the GLR stopping rule of :mod:`bai.algorithms.glr`.
+ICML 2020), for every query of :mod:`bai.queries`, under the GLR stopping rules of
+:mod:`bai.algorithms.glr`.
 
 The paper proves it asymptotically optimal (:math:`\limsup\mathbb E[\tau]/\log(1/\delta)\le
 T^*`). The sampling rule solves the lower bound's game
@@ -9,10 +10,12 @@ AdaHedge learner over the arms proposes :math:`w_t`, the closest alternative :ma
 rewards. Implemented as LinBAI's ``LearnerK`` (the variant "Lk-C" of the paper's experiments;
 the spec ``modern_linear_bai.md`` §2.3, code read, not copied):
 
-* one AdaHedge learner per answer (created uniform when :math:`\hat z` first takes that value;
-  :math:`\eta=\log K/\Delta`, :math:`\Delta_0=0.01`; de Rooij et al. 2014);
-* :math:`\lambda_t` = :func:`bai.algorithms.glr.closest_alternative` with the exact
-  :math:`A(w_t)^{-1}`;
+* one AdaHedge learner per answer (created uniform when the empirical answer first takes that
+  value; :math:`\eta=\log K/\Delta`, :math:`\Delta_0=0.01`; de Rooij et al. 2014), or, with
+  ``shared_learner=True``, one learner for all answers (Tirinzoni & Degenne's code, which runs it
+  without optimism: ``optimism=False``; on top-m their tables call it MisLid, spec P13);
+* :math:`\lambda_t` = the closest point of the closest (active) piece of the empirical answer's
+  alternative (:func:`bai.queries.closest_point`) under the exact :math:`A(w_t)^{-1}`;
 * optimistic gains :math:`\min(\frac1{2\sigma^2}(|x_k^\top(\hat\theta_t-\lambda_t)|+b_k)^2,\log t)`,
   :math:`b_k=\sigma\sqrt{2\log t\;x_k^\top V_t^{-1}x_k}` (the maximum of
   :math:`\frac12(x_k^\top(\xi-\lambda_t))^2` over the ellipsoid
@@ -32,9 +35,12 @@ from dataclasses import dataclass
 
 import numba
 import numpy as np
+from numba import types
+from numba.typed import Dict
 
-from .glr import (rule_doc, GLRResult, GLRRule, closest_alternative, ctrack, design_inverse, observe, quad,
-                  simulate, simulate_runs)
+from .. import queries as Q
+from . import engine as E
+from .glr import GLRResult, ctrack, design_inverse, quad, rule_doc, simulate_runs
 
 __all__ = ["LinGameResult", "lingame", "lingame_runs", "ADAHEDGE_DELTA0"]
 
@@ -48,62 +54,103 @@ class LinGameResult(GLRResult):
 
 
 @numba.njit(cache=True)
-def _kernel(X, Z, means, sigma, noise, extra, st, rs):
-    L, Dl, visited, cumw, opt = rs
-    Vinv, theta, N, ist = st[1], st[4], st[5], st[6]
+def _choose_arm(eng, rs, rng):
+    learners, cumw, opt, p, gain, diff, y, u, lam = rs
+    X, theta, Vinv = eng.X, eng.theta, eng.Vinv
     K, d = X.shape
-    sigma2 = sigma * sigma
-    p = np.empty(K)
-    gain = np.empty(K)
-    diff = np.empty(d)
-    for i in range(noise.shape[0]):
-        t = ist[0]
-        b = ist[1]
-        if not visited[b]:
-            visited[b] = 1
-            L[b, :] = 0.0
-            Dl[b] = ADAHEDGE_DELTA0
-        eta = math.log(K) / Dl[b]
-        mn = np.min(L[b])
-        s = 0.0
-        for k in range(K):
-            p[k] = math.exp(-eta * (L[b, k] - mn))
-            s += p[k]
-        for k in range(K):
-            p[k] /= s
-        Ainv = design_inverse(X, p)
-        m, val, lam = closest_alternative(Z, b, theta, Ainv, sigma2)
-        lt = math.log(t)
-        for q in range(d):
-            diff[q] = theta[q] - lam[q]
-        for k in range(K):
-            r = 0.0
+    t = eng.t
+    sigma, sigma2 = eng.sigma, eng.sigma2
+    key = 0 if opt[1] else E.answer_key(eng.code)
+    if key not in learners:
+        fresh = np.zeros(K + 1)
+        fresh[K] = ADAHEDGE_DELTA0
+        learners[key] = fresh
+    Lb = learners[key]
+    eta = math.log(K) / Lb[K]
+    mn = np.inf
+    for k in range(K):
+        if Lb[k] < mn:
+            mn = Lb[k]
+    s = 0.0
+    for k in range(K):
+        p[k] = math.exp(-eta * (Lb[k] - mn))
+        s += p[k]
+    for k in range(K):
+        p[k] /= s
+    Ainv = design_inverse(X, p)
+    # best response: the closest point of the closest active piece under A(w)
+    best = np.inf
+    for q in range(d):
+        lam[q] = theta[q]
+    for j in range(eng.n_pieces):
+        if not eng.act[j]:
+            continue
+        sj = E.piece_norm(eng, j, Ainv, y)
+        if sj <= 0.0:
+            continue
+        g = eng.gap[j]
+        if g <= 0.0:
             for q in range(d):
-                r += X[k, q] * diff[q]
-            if opt[0]:
-                bk = sigma * math.sqrt(2.0 * lt * quad(Vinv, X[k]))
-                gain[k] = min(0.5 * (abs(r) + bk) ** 2 / sigma2, lt)
-            else:
-                gain[k] = 0.5 * r * r / sigma2
-        # AdaHedge: incur the loss -gain with the current weights p
-        lmin = np.min(-gain)
-        acc = 0.0
-        mix = 0.0
-        for k in range(K):
-            acc += p[k] * math.exp(-eta * (-gain[k] - lmin))
-            mix += p[k] * (-gain[k])
-        Dl[b] += mix - (lmin - math.log(acc) / eta)
-        for k in range(K):
-            L[b, k] -= gain[k]
-        a = ctrack(N, cumw, p)
-        if observe(a, means[a] + sigma * noise[i], X, Z, sigma2, st):
-            return i + 1, 1
-    return noise.shape[0], 0
+                lam[q] = theta[q]
+            break
+        val = g * g / (2.0 * sigma2 * sj)
+        if val < best:
+            best = val
+            for r in range(d):
+                acc = 0.0
+                for c in range(d):
+                    acc += Ainv[r, c] * y[c]
+                u[r] = acc
+            Q.closest_point(theta, g, sj, u, lam)
+    lt = math.log(t)
+    for q in range(d):
+        diff[q] = theta[q] - lam[q]
+    for k in range(K):
+        r = 0.0
+        for q in range(d):
+            r += X[k, q] * diff[q]
+        if opt[0]:
+            bk = sigma * math.sqrt(2.0 * lt * quad(Vinv, X[k]))
+            gain[k] = min(0.5 * (abs(r) + bk) ** 2 / sigma2, lt)
+        else:
+            gain[k] = 0.5 * r * r / sigma2
+    # AdaHedge: incur the loss -gain with the current weights p
+    lmin = np.inf
+    for k in range(K):
+        if -gain[k] < lmin:
+            lmin = -gain[k]
+    acc = 0.0
+    mix = 0.0
+    for k in range(K):
+        acc += p[k] * math.exp(-eta * (-gain[k] - lmin))
+        mix += p[k] * (-gain[k])
+    Lb[K] += mix - (lmin - math.log(acc) / eta)
+    for k in range(K):
+        Lb[k] -= gain[k]
+    return ctrack(eng.N, cumw, p)
+
+
+def _init(env, state, optimism: bool = True, shared_learner: bool = False):
+    K, d = env.K, env.d
+    learners = Dict.empty(key_type=types.int64, value_type=types.float64[::1])
+    return (learners, state.counts.astype(float),
+            np.array([int(optimism), int(shared_learner)], dtype=np.int64), np.empty(K),
+            np.empty(K), np.empty(d), np.empty(d), np.empty(d), np.empty(d))
+
+
+def _info(rs) -> dict:
+    return {"learners": len(rs[0])}
+
+
+RULE = E.CompiledRule("LinGame", _choose_arm, _init,
+                      paper="Degenne, Ménard, Shang & Valko 2020", info=_info,
+                      result_cls=LinGameResult)
 
 
 @rule_doc
-def lingame(env, rng, *, deltas=(0.1,), threshold="heuristic",
-            max_samples: int = 10**7, optimism: bool = True) -> LinGameResult:
+def lingame(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", stopping="llr",
+            sampling_elimination=None, max_samples: int = 10**7, optimism: bool = True,
+            shared_learner: bool = False) -> LinGameResult:
     r"""One run of LinGame under the GLR rule (module docstring).
 
     Parameters
@@ -112,27 +159,26 @@ def lingame(env, rng, *, deltas=(0.1,), threshold="heuristic",
     optimism : bool
         The optimistic, clipped gains (default, as the paper and LinBAI's code); ``False``
         gives the plain gains :math:`\frac1{2\sigma^2}(x_k^\top(\hat\theta_t-\lambda_t))^2`
-        (bandit-elimination's code runs LinGame so): a diagnostic of what the optimism costs.
+        (Tirinzoni & Degenne's code runs LinGame so): a diagnostic of what the optimism costs.
+    shared_learner : bool
+        One AdaHedge learner for every answer (Tirinzoni & Degenne's code) instead of one per
+        answer (LinBAI's).
     """
     if not isinstance(optimism, bool):
         raise TypeError(f"optimism must be a bool, got {type(optimism).__name__}")
-    state = {}
-
-    def init(e, S):
-        M = e.Z.shape[0]
-        state["rs"] = (np.zeros((M, e.K)), np.full(M, ADAHEDGE_DELTA0),
-                       np.zeros(M, dtype=np.int64), S.st[5].astype(float),
-                       np.array([int(optimism)], dtype=np.int64))
-        return state["rs"]
-
-    rule = GLRRule("LinGame" if optimism else "LinGame (no optimism)", _kernel, init)
-    res = simulate(env, rng, rule, deltas=deltas, threshold=threshold, max_samples=max_samples,
-                   result_cls=LinGameResult)
-    res.info["learners"] = int(state["rs"][2].sum())
+    if not isinstance(shared_learner, bool):
+        raise TypeError(f"shared_learner must be a bool, got {type(shared_learner).__name__}")
+    res = E.simulate(RULE, env, rng, query=query, deltas=deltas, threshold=threshold,
+                     stopping=stopping, sampling_elimination=sampling_elimination,
+                     max_samples=max_samples, optimism=optimism, shared_learner=shared_learner)
+    if not optimism:
+        res.strategy = "LinGame (no optimism)"
     return res
 
 
 def lingame_runs(env, n_runs: int, rng, **kw):
-    """``n_runs`` runs of :func:`lingame` (a ``RunsResult``; every (threshold, delta) pair in
-    ``info``)."""
+    """``n_runs`` runs of :func:`lingame` (a ``RunsResult``; every cell in ``info``)."""
     return simulate_runs(lingame, env, n_runs, rng, **kw)
+
+
+E.register("LinGame", lingame, lingame_runs, rule=RULE, paper=RULE.paper, optimal=True)

@@ -1,5 +1,5 @@
-r"""A Top Two sampling rule for linear bandits with the transportation-cost challenger, under the
-GLR stopping rule of :mod:`bai.algorithms.glr`.
+r"""A Top Two sampling rule for linear bandits with the transportation-cost challenger, for every
+query of :mod:`bai.queries`, under the GLR stopping rules of :mod:`bai.algorithms.glr`.
 
 After Jourdan, Degenne, Baudry, de Heide, Kaufmann ("Top Two Algorithms Revisited", NeurIPS
 2022: leader, transportation-cost (TC) challenger) and the linear Top Two of LinBAI's code
@@ -7,18 +7,22 @@ After Jourdan, Degenne, Baudry, de Heide, Kaufmann ("Top Two Algorithms Revisite
 No paper proves this linear variant asymptotically optimal. At each step:
 
 * **leader** (Thompson sampling): one draw :math:`\tilde\theta=\hat\theta_t+\sigma C\xi`,
-  :math:`CC^\top=V_t^{-1}`, :math:`\xi\sim\mathcal N(0,I_d)`; :math:`B=\arg\max_zz^\top\tilde\theta`
-  (LinBAI's code draws one sample per arm, which is not Thompson sampling, spec §4.5);
-* **challenger** (TC): :math:`C=\arg\min_{z\ne B}\frac{((z_B-z)^\top\hat\theta_t)_+^2}
-  {2\sigma^2\|z_B-z\|^2_{V_t^{-1}}}`, ties broken uniformly at random;
-* **arm** ("G", greedy): the arm that most reduces :math:`\|z_B-z_C\|^2_{V_t^{-1}}`
+  :math:`CC^\top=V_t^{-1}`, :math:`\xi\sim\mathcal N(0,I_d)`; the leader is the answer of
+  :math:`\tilde\theta` (for the best arm :math:`B=\arg\max_zz^\top\tilde\theta`; LinBAI's
+  code draws one sample per arm, which is not Thompson sampling, spec §4.5);
+* **challenger** (TC): the (active) piece :math:`p` of the leader's alternative of smallest
+  transportation cost :math:`\max(a_p^\top\hat\theta_t-b_p,0)^2/(2\sigma^2\|a_p\|^2_{V_t^{-1}})`
+  (for the best arm :math:`C=\arg\min_{z\ne B}\frac{((z_B-z)^\top\hat\theta_t)_+^2}
+  {2\sigma^2\|z_B-z\|^2_{V_t^{-1}}}`), ties broken uniformly at random;
+* **arm** ("G", greedy): the arm that most reduces :math:`\|a_p\|^2_{V_t^{-1}}`
   (:func:`bai.algorithms.glr.greedy_arm`), which also serves the transductive case
   (:math:`\mathcal Z\ne\mathcal X`), where "pull the leader or the challenger" has no meaning.
 
 The rule does not depend on :math:`\delta`: ONE trajectory per run gives the stopping time of
 every :math:`\delta` of ``deltas`` and every threshold (equal to separate runs with one
 :math:`\delta` each; tested). Its randomness (the Thompson draw and the ties) comes from
-``rng``.
+``rng``, the run's generator: per step :math:`d` normal draws and one uniform, before the
+reward's.
 """
 
 from __future__ import annotations
@@ -29,8 +33,9 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from .glr import (rule_doc, GLRResult, GLRRule, cholesky_small, greedy_arm, observe, quad, simulate,
-                  simulate_runs)
+from .. import queries as Q
+from . import engine as E
+from .glr import GLRResult, cholesky_small, greedy_arm_buf, quad, rule_doc, simulate_runs
 
 __all__ = ["TopTwoResult", "top_two", "top_two_runs"]
 
@@ -41,65 +46,83 @@ class TopTwoResult(GLRResult):
 
 
 @numba.njit(cache=True)
-def _kernel(X, Z, means, sigma, noise, extra, st, rs):
-    Vinv, theta, ist = st[1], st[4], st[6]
+def _choose_arm(eng, rs, rng):
+    code, ph, th, y, u, W, sv = rs
+    Vinv, theta, Z = eng.Vinv, eng.theta, eng.Z
     M, d = Z.shape
-    sigma2 = sigma * sigma
-    th = np.empty(d)
-    y = np.empty(d)
-    W = np.empty(M)
-    for i in range(noise.shape[0]):
-        C = cholesky_small(Vinv)
-        for p in range(d):
-            s = 0.0
-            for q in range(p + 1):
-                s += C[p, q] * extra[i, q]
-            th[p] = theta[p] + sigma * s
-        B, bv = 0, -np.inf
-        for m in range(M):
-            v = 0.0
-            for p in range(d):
-                v += Z[m, p] * th[p]
-            if v > bv:
-                bv, B = v, m
-        wmin = np.inf
-        for m in range(M):
-            if m == B:
-                W[m] = np.inf
-                continue
-            g = 0.0
-            for p in range(d):
-                y[p] = Z[B, p] - Z[m, p]
-                g += y[p] * theta[p]
+    ii = eng.ii
+    kind, m, x = ii[E.KIND], ii[E.QM], eng.ff[E.QX]
+    sigma, sigma2 = eng.sigma, eng.sigma2
+    # leader: the answer of a Thompson draw
+    C = cholesky_small(Vinv)
+    for q in range(d):
+        y[q] = rng.standard_normal()
+    for q in range(d):
+        acc = 0.0
+        for r in range(q + 1):
+            acc += C[q, r] * y[r]
+        th[q] = theta[q] + sigma * acc
+    for i in range(M):
+        acc = 0.0
+        for q in range(d):
+            acc += Z[i, q] * th[q]
+        sv[i] = acc
+    code[0] = -1
+    Q.answer_code(kind, m, x, sv, code)
+    P = Q.piece_halfspaces(kind, m, M, code, ph)
+    # challenger: the active piece of the leader of smallest transportation cost at theta_hat
+    samp = ii[E.SAMP]
+    wmin = np.inf
+    for p in range(P):
+        h = ph[p]
+        if samp and ((samp == 1 and eng.esel[0, h] > 0) or (samp == 2 and eng.efull[0, h] > 0)):
+            W[p] = np.inf
+            continue
+        g = Q.halfspace_gap(kind, x, eng.v, h)
+        Q.halfspace_vector(kind, x, Z, h, y)
+        s2 = quad(Vinv, y)
+        W[p] = 0.0 if g <= 0.0 or s2 <= 0.0 else g * g / (2.0 * sigma2 * s2)
+        if W[p] < wmin:
+            wmin = W[p]
+    if wmin == np.inf:          # every piece eliminated: all active
+        for p in range(P):
+            h = ph[p]
+            g = Q.halfspace_gap(kind, x, eng.v, h)
+            Q.halfspace_vector(kind, x, Z, h, y)
             s2 = quad(Vinv, y)
-            W[m] = 0.0 if g <= 0.0 or s2 <= 0.0 else g * g / (2.0 * sigma2 * s2)
-            if W[m] < wmin:
-                wmin = W[m]
-        nt = 0
-        for m in range(M):
-            if W[m] == wmin:
-                nt += 1
-        # a uniform from the last normal of the step: the rank among the ties
-        u = 0.5 * (1.0 + math.erf(extra[i, d] / math.sqrt(2.0)))
-        pick = min(int(u * nt), nt - 1)
-        Cn = -1
-        for m in range(M):
-            if W[m] == wmin:
-                if pick == 0:
-                    Cn = m
-                    break
-                pick -= 1
-        for p in range(d):
-            y[p] = Z[B, p] - Z[Cn, p]
-        a = greedy_arm(X, Vinv, y)
-        if observe(a, means[a] + sigma * noise[i], X, Z, sigma2, st):
-            return i + 1, 1
-    return noise.shape[0], 0
+            W[p] = 0.0 if g <= 0.0 or s2 <= 0.0 else g * g / (2.0 * sigma2 * s2)
+            if W[p] < wmin:
+                wmin = W[p]
+    nt = 0
+    for p in range(P):
+        if W[p] == wmin:
+            nt += 1
+    pick = min(int(rng.random() * nt), nt - 1)
+    cp = -1
+    for p in range(P):
+        if W[p] == wmin:
+            if pick == 0:
+                cp = p
+                break
+            pick -= 1
+    Q.halfspace_vector(kind, x, Z, ph[cp], y)
+    return greedy_arm_buf(eng.X, Vinv, y, u)
+
+
+def _init(env, state):
+    q = state.query
+    d = env.d
+    return (np.zeros(q.answer_size, dtype=np.int64), np.zeros(q.max_pieces, dtype=np.int64),
+            np.empty(d), np.empty(d), np.empty(d), np.empty(q.max_pieces), np.empty(state.M))
+
+
+RULE = E.CompiledRule("Top Two (TS-TC-G)", _choose_arm, _init,
+                      paper="after Jourdan et al. 2022 (TC challenger)", result_cls=TopTwoResult)
 
 
 @rule_doc
-def top_two(env, rng, *, deltas=(0.1,), threshold="heuristic",
-            max_samples: int = 10**7) -> TopTwoResult:
+def top_two(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", stopping="llr",
+            sampling_elimination=None, max_samples: int = 10**7) -> TopTwoResult:
     """One run of the linear Top Two rule (TS leader, TC challenger, greedy arm) under the GLR
     rule (module docstring).
 
@@ -107,13 +130,14 @@ def top_two(env, rng, *, deltas=(0.1,), threshold="heuristic",
     ----------
     {rule_parameters}
     """
-    d = env.d if hasattr(env, "d") else 0
-    rule = GLRRule("Top Two (TS-TC-G)", _kernel, lambda e, S: (), n_extra=d + 1)
-    return simulate(env, rng, rule, deltas=deltas, threshold=threshold, max_samples=max_samples,
-                    result_cls=TopTwoResult)
+    return E.simulate(RULE, env, rng, query=query, deltas=deltas, threshold=threshold,
+                      stopping=stopping, sampling_elimination=sampling_elimination,
+                      max_samples=max_samples)
 
 
 def top_two_runs(env, n_runs: int, rng, **kw):
-    """``n_runs`` runs of :func:`top_two` (a ``RunsResult``; every (threshold, delta) pair in
-    ``info``)."""
+    """``n_runs`` runs of :func:`top_two` (a ``RunsResult``; every cell in ``info``)."""
     return simulate_runs(top_two, env, n_runs, rng, **kw)
+
+
+E.register("Top Two (TS-TC-G)", top_two, top_two_runs, rule=RULE, paper=RULE.paper)

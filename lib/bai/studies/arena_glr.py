@@ -25,9 +25,11 @@ import numbers
 import numpy as np
 import pandas as pd
 
+from .. import arena as _arena
 from .. import instances
-from ..algorithms import fws, glr, glr_baselines, lazy_tas, lingame, top_two
-from ..claims import ClaimSpec, ErrorRate, Holds, clopper_pearson
+from ..algorithms import engine, fws, glr, lingame
+from ..claims import ClaimSpec, ErrorRate, Holds
+from ..queries import BestArm
 from ..validation import check_choice, check_int, check_rng
 
 __all__ = ["RULES", "OPTIMAL", "PROFILE_KEYS", "DELTAS_GLR", "MAIN_DELTA", "CLAIMS", "GRIDS",
@@ -35,19 +37,11 @@ __all__ = ["RULES", "OPTIMAL", "PROFILE_KEYS", "DELTAS_GLR", "MAIN_DELTA", "CLAI
            "glr_cells", "main_table", "sweep_table", "run_slopes", "record_glr_checks",
            "plot_glr_sweep", "instance_rows", "lingame_diagnosis"]
 
-#: the sampling rules, by display name: (run function, paper)
-RULES = {
-    "Lazy TaS": (lazy_tas.lazy_tas, "Jedra & Proutière 2020"),
-    "FWS": (fws.fws, "Wang, Tzeng & Proutière 2021"),
-    "LinGame": (lingame.lingame, "Degenne, Ménard, Shang & Valko 2020"),
-    "Top Two (TS-TC-G)": (top_two.top_two, "after Jourdan et al. 2022 (TC challenger)"),
-    "oracle tracking": (glr_baselines.oracle_tracking, "baseline: tracks w*(theta), knows theta"),
-    "XY-static tracking": (glr_baselines.xy_tracking, "baseline: Soare et al. 2014, Eq. 14"),
-    "LinGapE rule": (glr_baselines.lingape_glr, "baseline: Xu et al. 2018, greedy rule"),
-    "uniform": (glr_baselines.uniform_glr, "baseline: round robin"),
-}
+#: the sampling rules of best-arm identification, by display name: (run function, paper), from
+#: the library's registry (:data:`bai.algorithms.engine.RULES`)
+RULES = {name: (e.run, e.paper) for name, e in engine.RULES.items() if e.applies(BestArm)}
 #: the rules whose paper proves lim sup E[tau]/log(1/delta) <= T*
-OPTIMAL = ("Lazy TaS", "FWS", "LinGame")
+OPTIMAL = tuple(name for name, e in engine.RULES.items() if e.optimal)
 #: the delta grid of the sweep (every run reads all of them off one trajectory)
 DELTAS_GLR = [1e-1, 5e-2, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9]
 #: delta of the rule x threshold table
@@ -205,12 +199,14 @@ def glr_task(rng, *, instance, rule, thresholds, batch, cap, deltas, sizes):
 
 def _batch_rows(fn, env, rng, batch: int, deltas, thresholds, cap: int) -> dict:
     """``batch`` runs of the rule ``fn(env, rng, deltas=, threshold=, max_samples=)`` from
-    ``rng``, each one trajectory read at every delta and threshold: the columns threshold,
-    delta, samples, correct, stopped (one entry per run, threshold and delta). Shared by
-    :func:`glr_task` and :func:`bai.arena.compare`."""
+    ``rng`` (run ``i`` from :func:`bai.algorithms.glr.run_generator` ``(b, i)``, ``b`` one draw
+    of ``rng``), each one trajectory read at every delta and threshold: the columns threshold,
+    delta, samples, correct, stopped (one entry per run, threshold and delta)."""
     out = {"threshold": [], "delta": [], "samples": [], "correct": [], "stopped": []}
-    for _ in range(batch):
-        r = fn(env, rng, deltas=list(deltas), threshold=list(thresholds), max_samples=cap)
+    base = int(rng.integers(2**63))
+    for i in range(batch):         # each run from its own generator
+        r = fn(env, glr.run_generator(base, i), deltas=list(deltas), threshold=list(thresholds),
+               max_samples=cap)
         for i, thr in enumerate(r.thresholds):
             for j, d in enumerate(r.deltas):
                 out["threshold"].append(thr)
@@ -260,27 +256,9 @@ def explode_glr(raw: pd.DataFrame, tstar: dict) -> pd.DataFrame:
 
 def glr_cells(df: pd.DataFrame) -> pd.DataFrame:
     """Per (instance, rule, threshold, delta): runs, stopped, mean samples, the ratio and its
-    SE, the lower bound T* kl(delta, 1-delta), errors and their 95% Clopper--Pearson interval."""
-    rows = []
-    for (inst, rule, thr, d), g in df.groupby(["instance", "rule", "threshold", "delta"],
-                                              sort=False):
-        n = len(g)
-        err = int((g["stopped"] & ~g["correct"]).sum())
-        lo, hi = clopper_pearson(err, n)
-        T = g["T*"].iloc[0]
-        rows.append({"instance": inst, "rule": rule, "threshold": thr, "delta": d, "runs": n,
-                     "stopped": int(g["stopped"].sum()), "mean samples": g["samples"].mean(),
-                     "se samples": g["samples"].std(ddof=1) / math.sqrt(n),
-                     "ratio": g["ratio"].mean(), "se": g["ratio"].std(ddof=1) / math.sqrt(n),
-                     "LB": T * glr.kl_bernoulli(d), "errors": err, "error CI high": hi,
-                     "error CI low": lo})
-    out = pd.DataFrame(rows)
-    out["ratio (mean ± se)"] = [
-        f"{'≥ ' if s < n else ''}{r:.3g} ± {e:.2g}"
-        for r, e, s, n in zip(out["ratio"], out["se"], out["stopped"], out["runs"])]
-    out["errors [95% CP]"] = [f"{k}/{n} [≤ {h:.3f}]"
-                              for k, n, h in zip(out["errors"], out["runs"], out["error CI high"])]
-    return out
+    SE, the lower bound T* kl(delta, 1-delta), errors and their 95% Clopper--Pearson interval
+    (:func:`bai.arena.cell_table`)."""
+    return _arena.cell_table(df)
 
 
 def _ordered(names) -> list:
@@ -307,38 +285,10 @@ def sweep_table(cells: pd.DataFrame, threshold: str = "heuristic") -> pd.DataFra
 
 
 def run_slopes(df: pd.DataFrame, deltas=None) -> pd.DataFrame:
-    """Slope of the stopping time in log(1/delta), in units of T*: each run's OLS slope over
-    ``deltas`` (its stopping times come from one trajectory, so they are correlated across
-    delta; the mean of per-run slopes and its SE over runs are the honest summary). Runs cut
-    at the cap are left out (counted in ``cut``). ``deltas`` default: ``SLOPE_DELTAS``
-    where the grid reaches them, else the three smallest deltas of the grid."""
-    if deltas is None:
-        have = sorted(df["delta"].unique())
-        deltas = [d for d in have if any(np.isclose(d, SLOPE_DELTAS))]
-        if len(deltas) < 3:
-            deltas = have[:3]
-    sub = df[df["delta"].isin(list(deltas))]
-    rows = []
-    for (inst, rule, thr), g in sub.groupby(["instance", "rule", "threshold"], sort=False):
-        if g["delta"].nunique() < 3:
-            continue
-        T = g["T*"].iloc[0]
-        slopes = []
-        cut = 0
-        for _, r in g.groupby(["run", "run_id"]):
-            if not r["stopped"].all():
-                cut += 1
-                continue
-            x = np.log(1 / r["delta"].to_numpy())
-            slopes.append(np.polyfit(x, r["samples"].to_numpy(), 1)[0] / T)
-        s = np.array(slopes)
-        rows.append({"instance": inst, "rule": rule, "threshold": thr, "runs": len(s),
-                     "cut": cut, "slope / T*": s.mean() if len(s) else np.nan,
-                     "se": s.std(ddof=1) / math.sqrt(len(s)) if len(s) > 1 else np.nan,
-                     "proven optimal": rule in OPTIMAL,
-                     "deltas": f"{min(deltas):g}..{max(deltas):g}"})
-    return pd.DataFrame(rows, columns=["instance", "rule", "threshold", "runs", "cut",
-                                       "slope / T*", "se", "proven optimal", "deltas"])
+    """Slope of the stopping time in log(1/delta), in units of T*, per run
+    (:func:`bai.arena.run_slopes`): ``deltas`` default: ``SLOPE_DELTAS`` where the grid reaches
+    them, else the three smallest deltas of the grid."""
+    return _arena.run_slopes(df, deltas=deltas, optimal=OPTIMAL, slope_deltas=SLOPE_DELTAS)
 
 
 def record_glr_checks(ledger, df: pd.DataFrame, cells: pd.DataFrame, slopes: pd.DataFrame,
@@ -417,38 +367,10 @@ def lingame_diagnosis(P) -> pd.DataFrame:
 
 def plot_glr_sweep(cells: pd.DataFrame, threshold: str = "heuristic"):
     """E[tau]/(T* log(1/delta)) against log(1/delta), one panel per instance; the lower bound
-    kl(delta, 1-delta)/log(1/delta) (tending to the line 1) dashed."""
-    import matplotlib.pyplot as plt
-
-    from .. import plotting
-
-    sub = cells[cells["threshold"] == threshold]
-    insts = list(dict.fromkeys(sub["instance"]))
-    rules = _ordered(sub["rule"])
-    colors = plotting.level_colors(rules)
-    fig, axes = plt.subplots(1, len(insts), figsize=(5.2 * len(insts), 4.2), squeeze=False)
-    for ax, inst in zip(axes[0], insts):
-        g = sub[sub["instance"] == inst]
-        for rule in rules:
-            h = g[g["rule"] == rule].sort_values("delta", ascending=False)
-            if h.empty:
-                continue
-            x = np.log(1 / h["delta"])
-            ax.errorbar(x, h["ratio"], yerr=2 * h["se"], marker="o", ms=3, capsize=2,
-                        color=colors[rule], label=rule)
-        xs = np.log(1 / np.array(sorted(g["delta"].unique(), reverse=True)))
-        ax.plot(xs, [glr.kl_bernoulli(math.exp(-v)) / v for v in xs], "k--", lw=1.2,
-                label="lower bound kl(δ,1−δ)/log(1/δ)")
-        ax.axhline(1.0, color="grey", lw=0.8)
-        ax.set_yscale("log")
-        ax.set_xlabel("log(1/δ)")
-        ax.set_ylabel("E[τ] / (T* log(1/δ))  (mean ± 2 se)")
-        ax.set_title(inst, fontsize=9)
-        ax.legend(fontsize=6)
-    fig.suptitle(f"One GLR stopping rule ({THRESHOLD_NAMES[threshold]} threshold)",
-                 fontweight="bold")
-    fig.tight_layout()
-    return fig
+    kl(delta, 1-delta)/log(1/delta) (tending to the line 1) dashed (:func:`bai.arena.plot_sweep`)."""
+    return _arena.plot_sweep(cells, threshold,
+                             title=f"One GLR stopping rule ({THRESHOLD_NAMES[threshold]} "
+                                   "threshold)")
 
 
 def _grids():

@@ -1,10 +1,14 @@
 """The book's page "Bring your own algorithm" (``book/chapters/bring_your_own.md``): a sampling
-rule written in plain Python (:mod:`bai.arena`) against the library's rules and the lower bound.
+rule written in plain Python or compiled with numba (:mod:`bai.arena`,
+:mod:`bai.algorithms.engine`) against the library's rules and the lower bound, on best-arm and
+top-m identification.
 
-The page's one check is the harness's faithfulness: :class:`bai.arena.XYStaticTracking`, C-tracking
+The page's checks are the harness's faithfulness: :class:`bai.arena.XYStaticTracking`, C-tracking
 of the XY-static design written as a user would, stops at the same step as the library's compiled
 :func:`bai.algorithms.glr_baselines.xy_tracking` on the same seeds, for every delta and both
-thresholds. It is a consistency check of the library (``kind="check"``), not a paper's claim.
+thresholds (``byo.faithful``); and a compiled rule of the page stops where its plain-Python twin
+stops (``byo.compiled_twin``). They are consistency checks of the library (``kind="check"``), not
+a paper's claims.
 """
 
 from __future__ import annotations
@@ -15,18 +19,23 @@ from .. import instances
 from ..algorithms import glr, glr_baselines
 from ..arena import XYStaticTracking, run_rule
 from ..claims import ClaimSpec, Holds
+from ..environments import GaussianLinearBandit
+from ..queries import TopM
 from ..validation import check_int
 from . import Study
 
-__all__ = ["PROFILES", "CLAIMS", "STUDY", "page_instances", "faithfulness"]
+__all__ = ["PROFILES", "CLAIMS", "STUDY", "page_instances", "faithfulness", "topm_instance",
+           "twins"]
 
 #: ``ci`` for CI and coursework (seconds), ``paper`` for the book (about a minute on two cores).
 PROFILES = {
     "ci": {"n_runs": 6, "deltas": [0.1, 0.01, 0.001], "seed": 1, "n_jobs": 1,
-           "library": ["FWS", "Lazy TaS"], "transductive_d": 4, "faithful_seeds": 5},
+           "library": ["FWS", "Lazy TaS"], "transductive_d": 4, "faithful_seeds": 5,
+           "topm_m": 2, "topm_library": ["FWS", "LinGapE rule"]},
     "paper": {"n_runs": 50, "deltas": [0.1, 0.01, 0.001, 0.0001], "seed": 1, "n_jobs": 2,
               "library": ["Lazy TaS", "FWS", "LinGame", "Top Two (TS-TC-G)", "oracle tracking"],
-              "transductive_d": 6, "faithful_seeds": 20},
+              "transductive_d": 6, "faithful_seeds": 20, "topm_m": 2,
+              "topm_library": ["FWS", "Lazy TaS", "LinGapE rule", "LinGIFA", "oracle tracking"]},
 }
 
 #: The checks the chapter records: id -> :class:`bai.claims.ClaimSpec`.
@@ -38,6 +47,12 @@ CLAIMS = {
                    "stopping times and recommendations at every delta and both thresholds, on "
                    "every seed"),
         section="is-the-harness-faithful"),
+    "byo.compiled_twin": ClaimSpec(
+        "A rule compiled with numba stops where its plain-Python twin stops",
+        source="bai.algorithms.engine (this book)",
+        rule=Holds("the page's compiled rule and its Python twin: identical stopping times, "
+                   "recommendations and counts at the stop, every delta, on every seed"),
+        section="a-compiled-rule"),
 }
 
 
@@ -77,6 +92,55 @@ def faithfulness(env, seeds: int, deltas, max_samples: int = 10**6):
                                        and np.array_equal(a.recommendations,
                                                           b.recommendations)),
                      "steps": a.samples, "plain Python (s)": t1 - t0, "compiled (s)": t2 - t1})
+    table = pd.DataFrame(rows)
+    return table, {"holds": bool(table["identical"].all()),
+                   "value": float(table["identical"].mean())}
+
+
+def topm_instance(P):
+    """The page's top-m instance: ``(env, TopM(m))`` with arms e_1..e_5 and five unit vectors
+    of smaller value (after Tirinzoni & Degenne 2022's instance, smaller: values 1, 0.9, 0.8,
+    0.4, 0.1 on the basis, the others at most 0.5), m = ``P["topm_m"]``."""
+    m = check_int(P["topm_m"], "topm_m", minimum=1)
+    if m >= 5:
+        raise ValueError(f"topm_m must be at most 4 (the instance has 5 leading items), got {m}")
+    theta = np.array([1.0, 0.9, 0.8, 0.4, 0.1])
+    rng = np.random.default_rng(2022)
+    extra = []
+    while len(extra) < 5:
+        v = rng.uniform(-1, 1, 5)
+        v /= np.linalg.norm(v)
+        if v @ theta <= 0.5:
+            extra.append(v)
+    env = GaussianLinearBandit(X=np.vstack([np.eye(5), extra]), theta=theta,
+                               name=f"top-{m} (K=10, d=5)")
+    return env, TopM(m)
+
+
+def twins(compiled, python, env, query, seeds: int, deltas, max_samples: int = 10**6):
+    """Claim ``byo.compiled_twin``: per seed, the stopping times of a compiled rule and of its
+    plain-Python twin (both thresholds, every delta), whether they are identical, and each one's
+    wall time. Returns ``(table, {"holds", "value"})``."""
+    import time
+
+    import pandas as pd
+
+    seeds = check_int(seeds, "seeds", minimum=1)
+    deltas = [float(d) for d in glr.check_deltas(deltas)]
+    rows = []
+    kw = dict(query=query, deltas=deltas, threshold=["heuristic", "mixture"],
+              max_samples=max_samples)
+    for seed in range(seeds):
+        t0 = time.perf_counter()
+        a = run_rule(compiled, env, np.random.default_rng(seed), **kw)
+        t1 = time.perf_counter()
+        b = run_rule(python, env, np.random.default_rng(seed), **kw)
+        t2 = time.perf_counter()
+        rows.append({"seed": seed, "stopping times (heuristic)": a.stopping_times[0].tolist(),
+                     "identical": bool(np.array_equal(a.stopping_times, b.stopping_times)
+                                       and np.array_equal(a.recommendations, b.recommendations)
+                                       and np.array_equal(a.counts_at_stop, b.counts_at_stop)),
+                     "steps": a.samples, "compiled (s)": t1 - t0, "plain Python (s)": t2 - t1})
     table = pd.DataFrame(rows)
     return table, {"holds": bool(table["identical"].all()),
                    "value": float(table["identical"].mean())}

@@ -1,0 +1,1502 @@
+r"""The GLR engine: one state, one driving loop, every query, every stopping rule.
+
+A run of a sampling rule under the GLR stopping rules (:mod:`bai.algorithms.glr`) on a query
+(:mod:`bai.queries`) is one **engine state** (:class:`Engine`, a numba structured reference:
+named fields, passed by pointer) driven by **one loop** (:func:`drive`): the rule chooses an
+arm, the reward :math:`x_a^\top\theta+\sigma\varepsilon` is drawn from the run's generator,
+:func:`observe` updates the statistics and checks every stopping rule. A rule is either
+
+* compiled (:class:`CompiledRule`): ``choose_arm(eng, rs, rng) -> arm`` and optionally
+  ``update(eng, rs, arm, reward)``, numba functions passed to the loop (as first-class
+  functions, so that the loop is compiled and cached once per type of rule state ``rs``), and
+  ``init(env, state, **options) -> rs`` in Python after the initial pulls; or
+* plain Python (:class:`SamplingRule`): ``next_arm(state)``, driven by the same
+  :func:`observe` one step at a time.
+
+**The state after each pull** (:func:`observe`, O(d² + P d) per pull for P pieces): the counts
+:math:`N_t`, :math:`V_t`, :math:`S_t`, :math:`V_t^{-1}` (Sherman--Morrison with :math:`u=V^{-1}x`,
+recomputed exactly at powers of 2), :math:`\hat\theta_t=V_t^{-1}S_t`, the values
+:math:`v=Z\hat\theta_t`, the empirical answer (:func:`bai.queries.answer_code`; its pieces are
+rebuilt when it changes), per piece its gap :math:`g_p`, its denominator
+:math:`s_p=\|a_p\|^2_{V_t^{-1}}` (updated as :math:`s_p\leftarrow s_p-(a_p^\top u)^2/(1+x^\top u)`
+from :math:`Zu` in O(1) per piece; recomputed when the answer changes, after a refresh and every
+``SQ_REFRESH`` pulls) and its GLR (:func:`bai.queries.piece_glr`), their minimum (the GLR
+statistic), and the stopping rules of :mod:`bai.algorithms.stopping` for every threshold and
+every :math:`\delta`: one pointer per (stopping rule, threshold) over the :math:`\delta`\ s
+sorted by increasing :math:`\beta`, since the first crossings are ordered; for elimination one
+level per (threshold, half-space), the number of :math:`\delta`\ s for which it is eliminated.
+
+**One generator per run** (:func:`run_generator`): a run's noise comes from its own generator;
+the batch functions derive run ``r``'s generator from their generator and ``r``, the harness from
+the seed and the run's identity (instance, rule, run index) with stable keys
+(:func:`stable_key`, CRC-32 of names), so that adding a :math:`\delta`, a threshold, a rule or an
+instance never changes another cell.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import numbers
+import time
+import zlib
+from dataclasses import dataclass, field
+
+import numba
+import numpy as np
+from numba import types
+from numba.experimental import structref
+from numba.extending import overload_attribute
+
+from .. import queries as Q
+from ..environments import GaussianLinearBandit
+from ..validation import check_int, check_rng
+from . import stopping as ST
+from .common import RunsResult
+from .glr import (GLRResult, _matvec, _sm_scaled_buf, _sm_update_buf, check_deltas, check_env,
+                  cholesky_small, ctrack, design_inverse, greedy_arm, quad, run_generator,
+                  simulate_runs, spanner, stable_key)
+
+__all__ = ["Engine", "EngineType", "CompiledRule", "SamplingRule", "RuleState", "simulate",
+           "simulate_runs", "run_generator", "stable_key", "register", "RULES", "RuleEntry",
+           "library_rule", "drive", "observe", "step", "piece_vector", "piece_norm",
+           "piece_dot", "closest_piece", "alt_values", "alt_grad", "plugin_design",
+           "width_beta", "answer_key", "SQ_REFRESH"]
+
+#: the denominators are recomputed from :math:`V^{-1}` at least every this many pulls
+SQ_REFRESH = 1024
+
+# slots of the integer scalars ``eng.ii``
+(T, TMAX, NP, SERIAL, MIX, SQOK, HQ, HQOK, KIND, QM, LEN, PMAX, H, ESEL, EFULL, SAMP, NACT,
+ TT0, TTW, MEFF, NS, NT, NL, NW, ARM) = range(25)
+N_II = 25
+# what the driving loop returns
+DONE, PAUSED, BAD_ARM = 1, 0, 2
+# slots of the float scalars ``eng.ff``
+LOGDET, STAT, U, LAM, SIGMA, SIGMA2, QX, DEN, LOGLW = range(9)
+N_FF = 9
+# stopping-rule kinds (bai.algorithms.stopping)
+SR_LLR, SR_SEL, SR_FULL = 0, 1, 2
+
+
+# ---------------------------------------------------------------------------------------------
+# The engine state: a numba structured reference with named fields
+# ---------------------------------------------------------------------------------------------
+
+
+@structref.register
+class EngineType(types.StructRef):
+    """The numba type of :class:`Engine`."""
+
+    def preprocess_fields(self, fields):
+        return tuple((name, types.unliteral(typ)) for name, typ in fields)
+
+
+class Engine(structref.StructRefProxy):
+    r"""The state of one run (module docstring), built by :func:`simulate`. Its fields, read by
+    compiled rules as ``eng.<name>``:
+
+    * the instance: ``X`` (K, d), ``Z`` (M, d), ``true_means`` (K; for the noise only: a rule must
+      not read it);
+    * the statistics: ``N`` (K, int), ``V``, ``Vinv``, ``Minv`` (:math:`(V+\lambda I)^{-1}`,
+      mixture threshold), ``S``, ``theta`` (d), ``v`` (M, :math:`Z\hat\theta`), ``u``
+      (:math:`V^{-1}x` of the last pull), ``cz`` (M, :math:`Zu`), ``wk`` (work);
+    * the empirical answer and its pieces: ``code`` (the answer's code), per piece ``ph`` (its
+      half-space), ``pi``, ``pj``, ``ps``, ``pb`` (normal :math:`a_p=p_s(z_{p_i}-z_{p_j})`,
+      offset :math:`b_p`), ``gap`` (:math:`g_p`), ``sq`` (:math:`\|a_p\|^2_{V^{-1}}`), ``gl``
+      (GLR), ``act`` (1: active for the sampling rule); ``hq`` (every half-space's denominator,
+      when tracked);
+    * the stopping rules: ``tkind``, ``logL`` (thresholds, :math:`\log(1/\delta)` sorted
+      increasing), ``srule``, ``ptr``, ``stop_t``, ``stop_rec``, ``stop_N``, ``blow`` (lower
+      bounds of :math:`\beta`), ``esel``, ``efull`` (elimination levels), ``fcnt``, ``fdec``
+      (full elimination's certificates), ``utab``, ``wkind``, ``wtab`` (tabulated user
+      thresholds, width thresholds);
+    * scalars in ``ii`` and ``ff``, read through the attributes ``eng.t``, ``eng.K``, ``eng.d``,
+      ``eng.M``, ``eng.n_pieces``, ``eng.answer``, ``eng.sigma``, ``eng.sigma2``, ``eng.stat``,
+      ``eng.logdet``.
+    """
+
+
+FIELDS = ("X", "Z", "true_means", "ii", "ff", "V", "Vinv", "Minv", "S", "theta", "N", "v", "cz",
+          "u", "wk", "code", "ph", "pi", "pj", "ps", "pb", "gap", "sq", "gl", "act", "hq",
+          "tkind", "logL", "srule", "ptr", "stop_t", "stop_rec", "stop_N", "blow", "esel",
+          "efull", "fcnt", "fdec", "utab", "wkind", "wtab")
+structref.define_proxy(Engine, EngineType, list(FIELDS))
+
+
+def _attr(name, body):
+    @overload_attribute(EngineType, name)
+    def _ov(eng):
+        return body
+    return _ov
+
+
+_attr("t", lambda eng: eng.ii[T])
+_attr("K", lambda eng: eng.X.shape[0])
+_attr("d", lambda eng: eng.X.shape[1])
+_attr("M", lambda eng: eng.Z.shape[0])
+_attr("n_pieces", lambda eng: eng.ii[NP])
+_attr("answer", lambda eng: eng.ii[SERIAL])
+_attr("sigma", lambda eng: eng.ff[SIGMA])
+_attr("sigma2", lambda eng: eng.ff[SIGMA2])
+_attr("stat", lambda eng: eng.ff[STAT])
+_attr("logdet", lambda eng: eng.ff[LOGDET])
+
+
+@numba.njit(cache=True)
+def _new_engine(X, Z, true_means, ii, ff, V, Vinv, Minv, S, theta, N, v, cz, u, wk, code, ph, pi,
+                pj, ps, pb, gap, sq, gl, act, hq, tkind, logL, srule, ptr, stop_t, stop_rec,
+                stop_N, blow, esel, efull, fcnt, fdec, utab, wkind, wtab):
+    return Engine(X, Z, true_means, ii, ff, V, Vinv, Minv, S, theta, N, v, cz, u, wk, code, ph,
+                  pi, pj, ps, pb, gap, sq, gl, act, hq, tkind, logL, srule, ptr, stop_t, stop_rec,
+                  stop_N, blow, esel, efull, fcnt, fdec, utab, wkind, wtab)
+
+
+# ---------------------------------------------------------------------------------------------
+# Compiled core: thresholds
+# ---------------------------------------------------------------------------------------------
+
+
+@numba.njit(cache=True, inline="always")
+def beta_at(eng, j, k, t):
+    r""":math:`\beta_j(t,\delta_k)` of stopping threshold ``j`` at the ``k``-th :math:`\delta`
+    (sorted by increasing :math:`\log(1/\delta)`). The mixture threshold as
+    :math:`(1+u)\frac12\log\det+(1+u)\log(1/\delta)` (the engine's historical rounding)."""
+    kind = eng.tkind[j]
+    if kind == ST.KIND_USER:
+        return eng.utab[j, k, t - eng.ii[TT0]]
+    if kind == ST.KIND_MIXTURE:
+        u = eng.ff[U]
+        return (1.0 + u) * 0.5 * eng.ff[LOGDET] + (1.0 + u) * eng.logL[k]
+    return ST.beta_builtin(kind, t, eng.logL[k], eng.ff[LOGDET], eng.ff[U])
+
+
+@numba.njit(cache=True, inline="always")
+def width_beta(eng):
+    r"""The largest of the width thresholds at :math:`\delta_w` and the current :math:`t`: the
+    confidence level of the LinGapE and LinGIFA rules (their width is
+    :math:`\sigma\sqrt{2\beta}`)."""
+    t = eng.ii[T]
+    out = 0.0
+    for w in range(eng.wkind.shape[0]):
+        kind = eng.wkind[w]
+        if kind == ST.KIND_USER:
+            b = eng.wtab[w, t - eng.ii[TT0]]
+        elif kind == ST.KIND_MIXTURE:
+            u = eng.ff[U]
+            b = (1.0 + u) * 0.5 * eng.ff[LOGDET] + (1.0 + u) * eng.ff[LOGLW]
+        else:
+            b = ST.beta_builtin(kind, t, eng.ff[LOGLW], eng.ff[LOGDET], eng.ff[U])
+        out = max(out, b)
+    return out
+
+
+@numba.njit(cache=True, inline="always")
+def _advance(eng, j, e, g, t, nL):
+    """The number of deltas (from ``e`` on) whose threshold ``j`` the value ``g`` exceeds at
+    ``t``; :math:`\\beta` is evaluated only when ``g`` exceeds its cached lower bound."""
+    blow = eng.blow
+    while e < nL:
+        if g <= blow[j, e]:
+            return e
+        b = beta_at(eng, j, e, t)
+        blow[j, e] = b
+        if g > b:
+            e += 1
+        else:
+            return e
+    return e
+
+
+# ---------------------------------------------------------------------------------------------
+# Compiled core: statistics, answer, pieces
+# ---------------------------------------------------------------------------------------------
+
+
+@numba.njit(cache=True, inline="always")
+def _pull(a, y, eng):
+    """:math:`S`, :math:`V`, the mixture's log-determinant (Sherman--Morrison on
+    :math:`(V+\\lambda I)^{-1}`), the counts and :math:`t` after pulling ``a`` with reward
+    ``y``."""
+    X, V, S, ii = eng.X, eng.V, eng.S, eng.ii
+    d = X.shape[1]
+    for i in range(d):
+        S[i] += y * X[a, i]
+        for j in range(d):
+            V[i, j] += X[a, i] * X[a, j]
+    if ii[MIX]:
+        eng.ff[LOGDET] += math.log1p(_sm_update_buf(eng.Minv, X[a], eng.wk[:d]))
+    eng.N[a] += 1
+    ii[T] += 1
+
+
+@numba.njit(cache=True)
+def _refresh_inverses(eng):
+    r""":math:`V^{-1}` and, with the mixture threshold, :math:`(V+\lambda I)^{-1}` exactly; the
+    denominators become stale."""
+    eng.Vinv[:, :] = np.linalg.inv(eng.V)
+    if eng.ii[MIX]:
+        W = eng.V.copy()
+        for i in range(W.shape[0]):
+            W[i, i] += eng.ff[LAM]
+        eng.Minv[:, :] = np.linalg.inv(W)
+    eng.ii[SQOK] = 0
+    eng.ii[HQOK] = 0
+
+
+@numba.njit(cache=True, inline="always")
+def _vj(v, j):
+    return v[j] if j >= 0 else 0.0
+
+
+@numba.njit(cache=True, inline="always")
+def piece_dot(eng, p, c):
+    r""":math:`a_p^\top u` from ``c`` :math:`=Zu`, in O(1)."""
+    return eng.ps[p] * (c[eng.pi[p]] - _vj(c, eng.pj[p]))
+
+
+@numba.njit(cache=True)
+def piece_vector(eng, p, out):
+    """The normal :math:`a_p` of piece ``p`` of the empirical answer, written into ``out``."""
+    return Q.halfspace_vector(eng.ii[KIND], eng.ff[QX], eng.Z, eng.ph[p], out)
+
+
+@numba.njit(cache=True)
+def piece_norm(eng, p, Ainv, y):
+    r""":math:`\|a_p\|^2_{A^{-1}}` (``y``: a work vector of length d), in O(d²)."""
+    piece_vector(eng, p, y)
+    return quad(Ainv, y)
+
+
+@numba.njit(cache=True, inline="always")
+def _rank_one_pieces(eng, den):
+    r"""Each :math:`s_p\leftarrow s_p-(a_p^\top u)^2/\mathrm{den}` after
+    :math:`V^{-1}\leftarrow(V+xx^\top)^{-1}` (``u`` :math:`=V^{-1}x` before the update), in
+    O(Md + P)."""
+    Z, u, sq, ii = eng.Z, eng.u, eng.sq, eng.ii
+    M, d = Z.shape
+    P = ii[NP]
+    if ii[KIND] == Q.KIND_BEST_ARM:
+        # pieces (b, j): w = z_b.u - z_j.u, accumulated term by term
+        b = eng.code[0]
+        zb = 0.0
+        for i in range(d):
+            zb += Z[b, i] * u[i]
+        for p in range(P):
+            m = eng.pj[p]
+            w = zb
+            for i in range(d):
+                w -= Z[m, i] * u[i]
+            sq[p] = (sq[p] - w * w / den) * 1.0
+        return
+    c = eng.cz
+    _matvec_rows(Z, u, c)
+    for p in range(P):
+        w = piece_dot(eng, p, c)
+        sq[p] = sq[p] - w * w / den
+
+
+@numba.njit(cache=True, inline="always")
+def _matvec_rows(A, x, out):
+    """``out = A @ x`` for a tall ``A`` (loops)."""
+    n, m = A.shape
+    for i in range(n):
+        r = 0.0
+        for j in range(m):
+            r += A[i, j] * x[j]
+        out[i] = r
+
+
+@numba.njit(cache=True, inline="always")
+def _rank_one_halfspaces(eng, den):
+    """Every half-space's denominator after the Sherman--Morrison step (full elimination,
+    LinGIFA), in O(Md + H)."""
+    Z, hq, c = eng.Z, eng.hq, eng.cz
+    M = Z.shape[0]
+    _matvec_rows(Z, eng.u, c)
+    if eng.ii[KIND] == Q.KIND_THRESHOLDING:
+        for k in range(M):
+            s = hq[2 * k] - c[k] * c[k] / den
+            hq[2 * k] = s
+            hq[2 * k + 1] = s
+    else:
+        for i in range(M):
+            for j in range(i + 1, M):
+                w = c[i] - c[j]
+                s = hq[i * M + j] - w * w / den
+                hq[i * M + j] = s
+                hq[j * M + i] = s
+
+
+@numba.njit(cache=True)
+def _halfspace_norms(eng):
+    r"""Every half-space's denominator from :math:`V^{-1}`, through
+    :math:`G=ZV^{-1}Z^\top`, in O(Md² + M²d)."""
+    Z, hq = eng.Z, eng.hq
+    M, d = Z.shape
+    W = np.empty((M, d))
+    for i in range(M):
+        _matvec(eng.Vinv, Z[i], W[i])
+    if eng.ii[KIND] == Q.KIND_THRESHOLDING:
+        for k in range(M):
+            s = 0.0
+            for r in range(d):
+                s += Z[k, r] * W[k, r]
+            hq[2 * k] = s
+            hq[2 * k + 1] = s
+        return
+    G = np.empty((M, M))
+    for i in range(M):
+        for j in range(i, M):
+            s = 0.0
+            for r in range(d):
+                s += Z[j, r] * W[i, r]
+            G[i, j] = s
+            G[j, i] = s
+    for i in range(M):
+        hq[i * M + i] = 0.0
+        for j in range(i + 1, M):
+            s = G[i, i] + G[j, j] - 2.0 * G[i, j]
+            hq[i * M + j] = s
+            hq[j * M + i] = s
+    eng.ii[HQOK] = 1
+
+
+@numba.njit(cache=True)
+def _rebuild_pieces(eng):
+    """The pieces of the answer ``eng.code`` (after it changed)."""
+    ii = eng.ii
+    kind, x, M = ii[KIND], eng.ff[QX], eng.Z.shape[0]
+    P = Q.piece_halfspaces(kind, ii[QM], M, eng.code, eng.ph)
+    for p in range(P):
+        i, j, sg, b = Q.halfspace(kind, x, M, eng.ph[p])
+        eng.pi[p] = i
+        eng.pj[p] = j
+        eng.ps[p] = sg
+        eng.pb[p] = b
+        eng.act[p] = 1
+    ii[NP] = P
+    ii[SERIAL] += 1
+    ii[SQOK] = 0
+
+
+@numba.njit(cache=True, inline="always")
+def _estimate(eng):
+    r""":math:`\hat\theta=V^{-1}S`, the values, the empirical answer (its pieces rebuilt when it
+    changes), the pieces' denominators, gaps and GLR, and the GLR statistic (their minimum)."""
+    ii, ff = eng.ii, eng.ff
+    Z, v, theta = eng.Z, eng.v, eng.theta
+    M, d = Z.shape
+    _matvec(eng.Vinv, eng.S, theta)
+    _matvec_rows(Z, theta, v)
+    kind, m, x = ii[KIND], ii[QM], ff[QX]
+    if ii[NP] == 0 or not Q.is_answer(kind, m, x, v, eng.code):
+        Q.answer_code(kind, m, x, v, eng.code)
+        _rebuild_pieces(eng)
+    P = ii[NP]
+    sq = eng.sq
+    if ii[HQ]:
+        if not ii[HQOK]:
+            _halfspace_norms(eng)
+        for p in range(P):
+            sq[p] = eng.hq[eng.ph[p]]
+        ii[SQOK] = 1
+    elif not ii[SQOK]:
+        y = eng.wk[:d]
+        for p in range(P):
+            sq[p] = piece_norm(eng, p, eng.Vinv, y)
+        ii[SQOK] = 1
+    sigma2 = ff[SIGMA2]
+    stat = np.inf
+    for p in range(P):
+        g = eng.ps[p] * (v[eng.pi[p]] - _vj(v, eng.pj[p])) - eng.pb[p]
+        eng.gap[p] = g
+        val = Q.piece_glr(g, sq[p], sigma2)
+        eng.gl[p] = val
+        if val < stat:
+            stat = val
+    ff[STAT] = stat
+
+
+# ---------------------------------------------------------------------------------------------
+# Compiled core: stopping rules
+# ---------------------------------------------------------------------------------------------
+
+
+@numba.njit(cache=True, inline="always")
+def _record(eng, s, j, k, code):
+    """Stopping rule ``s``, threshold ``j``, the ``k``-th delta stops now with answer ``code``."""
+    eng.stop_t[s, j, k] = eng.ii[T]
+    for q in range(code.shape[0]):
+        eng.stop_rec[s, j, k, q] = code[q]
+    for a in range(eng.N.shape[0]):
+        eng.stop_N[s, j, k, a] = eng.N[a]
+
+
+@numba.njit(cache=True, inline="always")
+def _check_llr(eng, s, nT, nL, t):
+    stat = eng.ff[STAT]
+    for j in range(nT):
+        k0 = eng.ptr[s, j]
+        if k0 >= nL:
+            continue
+        k = _advance(eng, j, k0, stat, t, nL)
+        for q in range(k0, k):
+            _record(eng, s, j, q, eng.code)
+        eng.ptr[s, j] = k
+
+
+@numba.njit(cache=True, inline="always")
+def _update_selective(eng, nT, nL, t):
+    """Selective elimination: the pieces of the empirical answer whose GLR crosses the threshold
+    are eliminated (levels ``esel[j, h]``); returns True when a level changed."""
+    changed = False
+    P = eng.ii[NP]
+    for j in range(nT):
+        for p in range(P):
+            h = eng.ph[p]
+            e = eng.esel[j, h]
+            if e >= nL:
+                continue
+            e2 = _advance(eng, j, e, eng.gl[p], t, nL)
+            if e2 > e:
+                eng.esel[j, h] = e2
+                changed = True
+    return changed
+
+
+@numba.njit(cache=True, inline="always")
+def _check_selective(eng, s, nT, nL):
+    P = eng.ii[NP]
+    for j in range(nT):
+        k0 = eng.ptr[s, j]
+        if k0 >= nL:
+            continue
+        level = nL
+        for p in range(P):
+            e = eng.esel[j, eng.ph[p]]
+            if e < level:
+                level = e
+        for q in range(k0, level):
+            _record(eng, s, j, q, eng.code)
+        if level > k0:
+            eng.ptr[s, j] = level
+
+
+@numba.njit(cache=True, inline="always")
+def _certify(eng, j, h, e_old, e_new):
+    """Full elimination's certificates after half-space ``h`` is eliminated for the deltas
+    ``e_old .. e_new - 1``: per level, the number of items certified (module docstring of
+    :mod:`bai.algorithms.stopping`)."""
+    M = eng.Z.shape[0]
+    if eng.ii[KIND] == Q.KIND_THRESHOLDING:
+        k = h // 2
+        other = eng.efull[j, h ^ 1]
+        lo = max(e_old, other)
+        for lev in range(lo, e_new):
+            eng.fdec[j, lev] += 1
+        return
+    i = h // M
+    need = M - eng.ii[MEFF]
+    for lev in range(e_old, e_new):
+        eng.fcnt[j, lev, i] += 1
+        if eng.fcnt[j, lev, i] == need:
+            eng.fdec[j, lev] += 1
+
+
+@numba.njit(cache=True, inline="always")
+def _update_full(eng, nT, nL, t):
+    """Full elimination: every half-space of the query is tested; returns True when a level
+    changed."""
+    changed = False
+    ii, v, hq = eng.ii, eng.v, eng.hq
+    kind, x = ii[KIND], eng.ff[QX]
+    M = eng.Z.shape[0]
+    sigma2 = eng.ff[SIGMA2]
+    b = -x if kind == Q.KIND_BEST_ARM else 0.0
+    for j in range(nT):
+        if kind == Q.KIND_THRESHOLDING:
+            for h in range(2 * M):
+                e = eng.efull[j, h]
+                if e >= nL:
+                    continue
+                g = Q.halfspace_gap(kind, x, v, h)
+                if g <= 0.0:
+                    continue
+                e2 = _advance(eng, j, e, Q.piece_glr(g, hq[h], sigma2), t, nL)
+                if e2 > e:
+                    _certify(eng, j, h, e, e2)
+                    eng.efull[j, h] = e2
+                    changed = True
+            continue
+        for i in range(M):
+            for jj in range(M):
+                if i == jj:
+                    continue
+                h = i * M + jj
+                e = eng.efull[j, h]
+                if e >= nL:
+                    continue
+                g = (v[i] - v[jj]) - b
+                if g <= 0.0:
+                    continue
+                e2 = _advance(eng, j, e, Q.piece_glr(g, hq[h], sigma2), t, nL)
+                if e2 > e:
+                    _certify(eng, j, h, e, e2)
+                    eng.efull[j, h] = e2
+                    changed = True
+    return changed
+
+
+@numba.njit(cache=True, inline="always")
+def _certified(eng, j, lev, code):
+    """The answer full elimination certifies at level ``lev`` into ``code``; False if none."""
+    M = eng.Z.shape[0]
+    if eng.ii[KIND] == Q.KIND_THRESHOLDING:
+        if eng.fdec[j, lev] < M:
+            return False
+        for k in range(M):
+            code[k] = 1 if eng.efull[j, 2 * k] > lev else 0
+        return True
+    m = eng.ii[MEFF]
+    if eng.fdec[j, lev] < m:
+        return False
+    need = M - m
+    # the certified items; with contradictory certificates (more than m), those ranking first
+    cand = np.zeros(M, dtype=np.bool_)
+    for i in range(M):
+        cand[i] = eng.fcnt[j, lev, i] >= need
+    chosen = np.zeros(M, dtype=np.bool_)
+    for q in range(m):
+        best = -1
+        for i in range(M):
+            if cand[i] and not chosen[i] and (best < 0 or Q._ranks_before(eng.v, i, best)):
+                best = i
+        chosen[best] = True
+    q = 0
+    for i in range(M):
+        if chosen[i]:
+            code[q] = i
+            q += 1
+    return True
+
+
+@numba.njit(cache=True, inline="always")
+def _check_full(eng, s, nT, nL):
+    code = np.empty(eng.code.shape[0], dtype=np.int64)
+    for j in range(nT):
+        k = eng.ptr[s, j]
+        while k < nL and _certified(eng, j, k, code):
+            _record(eng, s, j, k, code)
+            k += 1
+        eng.ptr[s, j] = k
+
+
+@numba.njit(cache=True, inline="always")
+def _update_active(eng):
+    """Sampling elimination: the pieces not eliminated (at the run's single threshold and delta)
+    are active; all of them when none is left."""
+    P = eng.ii[NP]
+    E = eng.esel if eng.ii[SAMP] == 1 else eng.efull
+    n = 0
+    for p in range(P):
+        a = 1 if E[0, eng.ph[p]] == 0 else 0
+        eng.act[p] = a
+        n += a
+    if n == 0:
+        for p in range(P):
+            eng.act[p] = 1
+        n = P
+    eng.ii[NACT] = n
+
+
+@numba.njit(cache=True, inline="always")
+def _check_all(eng):
+    """Every stopping rule at the current step; True when all have stopped or the cap is
+    reached."""
+    ii = eng.ii
+    t = ii[T]
+    nS, nT, nL = ii[NS], ii[NT], ii[NL]
+    if ii[ESEL]:
+        _update_selective(eng, nT, nL, t)
+    if ii[EFULL]:
+        _update_full(eng, nT, nL, t)
+    for s in range(nS):
+        r = eng.srule[s]
+        if r == SR_LLR:
+            _check_llr(eng, s, nT, nL, t)
+        elif r == SR_SEL:
+            _check_selective(eng, s, nT, nL)
+        else:
+            _check_full(eng, s, nT, nL)
+    if ii[SAMP]:
+        _update_active(eng)
+    done = True
+    for s in range(nS):
+        for j in range(nT):
+            if eng.ptr[s, j] < nL:
+                done = False
+    return done or t >= ii[TMAX]
+
+
+@numba.njit(cache=True)
+def observe(a, y, eng):
+    r"""Pull arm ``a`` with reward ``y``: update the state (module docstring) and check every
+    stopping rule. Returns True when every (stopping rule, threshold, delta) has stopped or the
+    cap ``max_samples`` is reached."""
+    ii = eng.ii
+    _pull(a, y, eng)
+    t = ii[T]
+    if (t & (t - 1)) == 0:            # at powers of 2, the inverses exactly (rounding drift)
+        _refresh_inverses(eng)
+    else:
+        den = 1.0 + _sm_update_buf(eng.Vinv, eng.X[a], eng.u)
+        eng.ff[DEN] = den
+        if t % SQ_REFRESH == 0:
+            ii[SQOK] = 0
+            ii[HQOK] = 0
+        else:
+            if ii[HQ]:
+                if ii[HQOK]:
+                    _rank_one_halfspaces(eng, den)
+            elif ii[SQOK]:
+                _rank_one_pieces(eng, den)
+    _estimate(eng)
+    return _check_all(eng)
+
+
+@numba.njit(cache=True)
+def _init_pulls(eng, arms, rng):
+    """The initial pulls (one of each spanner arm, noise from ``rng``), then :math:`V^{-1}`
+    exactly and the first check."""
+    sigma = eng.ff[SIGMA]
+    for i in range(arms.shape[0]):
+        a = arms[i]
+        _pull(a, eng.true_means[a] + sigma * rng.standard_normal(), eng)
+    eng.Vinv[:, :] = np.linalg.inv(eng.V)
+    _estimate(eng)
+    return _check_all(eng)
+
+
+@numba.njit(cache=True)
+def step(a, eng, rng):
+    """One pull of arm ``a`` (the plain-Python rules' step): the reward from ``rng``, then
+    :func:`observe`. Returns :func:`observe`'s flag."""
+    return observe(a, eng.true_means[a] + eng.ff[SIGMA] * rng.standard_normal(), eng)
+
+
+def _drive(choose_arm, update, eng, rs, rng, t_limit):
+    """The one driving loop (:func:`drive`)."""
+    means = eng.true_means
+    sigma = eng.ff[SIGMA]
+    K = eng.X.shape[0]
+    while eng.ii[T] < t_limit:
+        a = choose_arm(eng, rs, rng)
+        if a < 0 or a >= K:
+            eng.ii[ARM] = a
+            return BAD_ARM
+        y = means[a] + sigma * rng.standard_normal()
+        done = observe(a, y, eng)
+        update(eng, rs, a, y)
+        if done:
+            return DONE
+    return PAUSED
+
+
+_drive_jit = numba.njit(cache=True)(_drive)
+_GEN = numba.typeof(np.random.default_rng(0))
+
+
+@numba.njit(cache=True)
+def _no_update(eng, rs, a, y):
+    """The update of a rule without one."""
+    return None
+
+
+def drive(rule, eng, rs, rng, t_limit: int) -> int:
+    """Run the compiled ``rule`` on the engine state ``eng`` until every stopping rule has
+    stopped, the cap, or ``t_limit`` pulls: the one loop of every compiled rule (the rule's
+    ``choose_arm`` and ``update`` are passed as first-class functions, so the loop is compiled
+    and cached once per type of ``rs``). Returns 1 (done), 0 (``t_limit`` reached) or 2 (the
+    rule returned an arm out of range, stored in ``eng.ii[ARM]``)."""
+    ety, rty = numba.typeof(eng), numba.typeof(rs)
+    csig = types.int64(ety, rty, _GEN)
+    usig = types.none(ety, rty, types.int64, types.float64)
+    sig = (types.FunctionType(csig), types.FunctionType(usig), ety, rty, _GEN, types.int64)
+    entry = _ENTRY.get(sig)
+    if entry is None:
+        # the overload typed with first-class functions: its signature names no function, so
+        # it is cached on disk (calling the dispatcher would specialise on the functions)
+        if sig not in _drive_jit.overloads:
+            _drive_jit.compile(sig)
+        entry = _ENTRY[sig] = _drive_jit.overloads[sig].entry_point
+    upd = rule.update if rule.update is not None else _no_update
+    return int(entry(rule.choose_arm, upd, eng, rs, rng, int(t_limit)))
+
+
+_ENTRY: dict = {}
+
+
+# ---------------------------------------------------------------------------------------------
+# The toolkit of compiled rules
+# ---------------------------------------------------------------------------------------------
+
+
+@numba.njit(cache=True)
+def closest_piece(eng):
+    """The active piece of smallest GLR (first on ties): the alternative the data resolve
+    least."""
+    best, bp = np.inf, -1
+    for p in range(eng.ii[NP]):
+        if eng.act[p] and eng.gl[p] < best:
+            best, bp = eng.gl[p], p
+    if bp < 0:
+        for p in range(eng.ii[NP]):
+            if eng.act[p]:
+                return p
+    return bp
+
+
+@numba.njit(cache=True)
+def alt_values(eng, sq, F, sigma2):
+    r""":math:`f_p=g_p^2/(2\sigma^2 s_p)` of every active piece into ``F`` (``inf`` for the
+    inactive ones), from the denominators ``sq`` (under any :math:`A^{-1}`). Returns False when
+    some active piece's gap is not positive (a tie of the empirical answer)."""
+    for p in range(eng.ii[NP]):
+        if not eng.act[p]:
+            F[p] = np.inf
+            continue
+        g = eng.gap[p]
+        if g <= 0.0:
+            return False
+        F[p] = g * g / (2.0 * sigma2 * sq[p])
+    return True
+
+
+@numba.njit(cache=True)
+def alt_grad(eng, p, Ainv, sigma2, grad, y, u):
+    r"""The gradient in the weights of piece ``p``'s value under :math:`A(w)^{-1}=` ``Ainv``
+    (:func:`bai.queries.piece_gradient` for every arm) into ``grad``; O(Kd + d²)."""
+    piece_vector(eng, p, y)
+    _matvec(Ainv, y, u)
+    s = 0.0
+    for i in range(y.shape[0]):
+        s += y[i] * u[i]
+    X = eng.X
+    g = eng.gap[p]
+    for k in range(X.shape[0]):
+        xu = 0.0
+        for i in range(X.shape[1]):
+            xu += X[k, i] * u[i]
+        grad[k] = Q.piece_gradient(g, s, xu, sigma2)
+
+
+@numba.njit(cache=True)
+def plugin_design(eng, n_iter):
+    r"""The plug-in optimal allocation at :math:`\hat\theta`,
+    :math:`\arg\max_w\min_pf_p(w)` over the active pieces, by ``n_iter`` Frank--Wolfe steps
+    from the uniform design (step :math:`2/(k+3)`; the update of Lazy TaS's code): the arm
+    maximising the gradient of the currently closest piece. :math:`A(w)^{-1}` by
+    Sherman--Morrison, recomputed every 64 steps. The uniform design when some active gap is
+    not positive."""
+    X = eng.X
+    K, d = X.shape
+    P = eng.ii[NP]
+    w = np.full(K, 1.0 / K)
+    for p in range(P):
+        if eng.act[p] and eng.gap[p] <= 0.0:
+            return w
+    F = np.empty(P)
+    sq = np.empty(P)
+    grad = np.empty(K)
+    y, u = np.empty(d), np.empty(d)
+    Ainv = design_inverse(X, w)
+    for k in range(n_iter):
+        if k % 64 == 63:
+            Ainv = design_inverse(X, w)
+        for p in range(P):
+            sq[p] = piece_norm(eng, p, Ainv, y) if eng.act[p] else 1.0
+        alt_values(eng, sq, F, 1.0)
+        j = int(np.argmin(F))
+        alt_grad(eng, j, Ainv, 1.0, grad, y, u)
+        i = int(np.argmax(grad))
+        gam = 2.0 / (k + 3.0)
+        for q in range(K):
+            w[q] *= 1.0 - gam
+        w[i] += gam
+        _sm_scaled_buf(Ainv, X[i], gam / (1.0 - gam), u)
+        for p in range(d):
+            for q in range(d):
+                Ainv[p, q] /= 1.0 - gam
+    return w
+
+
+@numba.njit(cache=True)
+def answer_key(code):
+    """A 64-bit key of an answer's code (the item for a one-entry code, else an FNV-1a hash)."""
+    if code.shape[0] == 1:
+        return code[0]
+    h = np.int64(-3750763034362895579)
+    for q in range(code.shape[0]):
+        h = (h ^ code[q]) * np.int64(1099511628211)
+    return h
+
+
+# ---------------------------------------------------------------------------------------------
+# Python side: rules
+# ---------------------------------------------------------------------------------------------
+
+
+class SamplingRule:
+    """Base class of a sampling rule written in plain Python.
+
+    Subclasses set :attr:`name` and define :meth:`next_arm`; :meth:`reset` and
+    :meth:`on_answer_change` are optional. One object serves every run: :meth:`reset` must set
+    every piece of per-run state. A rule must not depend on :math:`\\delta` (the GLR rule reads
+    every :math:`\\delta` off one trajectory) and, when it draws random numbers, must set
+    ``uses_rng = True`` and draw them from ``state.rng`` (seeded from the run's generator) so
+    that a seed fixes every result.
+    """
+
+    #: the rule's name in tables, figures and error messages
+    name: str = "my rule"
+    #: set to True when the rule draws random numbers (``state.rng`` is then given)
+    uses_rng: bool = False
+
+    def reset(self, env: GaussianLinearBandit, state: "RuleState") -> None:
+        """Called once per run, after the initial pulls and before the first :meth:`next_arm`."""
+
+    def next_arm(self, state: "RuleState") -> int:
+        """The index (``0 <= a < state.K``) of the next arm to pull."""
+        raise NotImplementedError(f"{type(self).__name__} must define next_arm(self, state)")
+
+    def on_answer_change(self, state: "RuleState") -> None:
+        """Called before :meth:`next_arm` whenever the empirical answer has changed since the
+        previous step."""
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    v = a.view()
+    v.flags.writeable = False
+    return v
+
+
+class RuleState:
+    """The state a rule reads (read-only views of the run's arrays, updated in place after every
+    pull): what :meth:`SamplingRule.next_arm` and a :class:`CompiledRule`'s ``init`` receive.
+
+    Attributes
+    ----------
+    X, Z : arrays
+        The arms ``(K, d)`` and the items ``(M, d)`` (``Z`` is ``X`` outside the transductive
+        setting).
+    K, d, M, sigma :
+        Number of arms, dimension, number of items, noise standard deviation.
+    query : bai.queries.Query
+        The query of the run, bound to ``Z``.
+    init_arms : (d,) int array
+        The arms of the initial pulls.
+    """
+
+    def __init__(self, env, query, run, rng=None):
+        self.X, self.Z = _readonly(run.arrays["X"]), _readonly(run.arrays["Z"])
+        self.K, self.d, self.M = int(env.K), int(env.d), int(self.Z.shape[0])
+        self.sigma = float(env.sigma)
+        self.query = query
+        self.init_arms = run.init_arms
+        self._rng = rng
+        a = run.arrays
+        self._V, self._Vinv, self._S = _readonly(a["V"]), _readonly(a["Vinv"]), _readonly(a["S"])
+        self._theta, self._N, self._v = _readonly(a["theta"]), _readonly(a["N"]), _readonly(a["v"])
+        self._ii, self._ff, self._a = a["ii"], a["ff"], a
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The rule's own generator (only for a rule with ``uses_rng = True``)."""
+        if self._rng is None:
+            raise AttributeError("state.rng is given only to a rule that declares it draws "
+                                 "random numbers: set uses_rng = True on the rule (class "
+                                 "attribute)")
+        return self._rng
+
+    @property
+    def t(self) -> int:
+        """Pulls so far (the initial pulls included)."""
+        return int(self._ii[T])
+
+    @property
+    def counts(self) -> np.ndarray:
+        """:math:`N_{t,k}`, pulls of each arm (``(K,)`` int)."""
+        return self._N
+
+    @property
+    def S(self) -> np.ndarray:
+        r""":math:`S_t=\sum_sY_sx_{a_s}` (``(d,)``)."""
+        return self._S
+
+    @property
+    def V(self) -> np.ndarray:
+        r""":math:`V_t=\sum_sx_{a_s}x_{a_s}^\top` (``(d, d)``, no regularisation)."""
+        return self._V
+
+    @property
+    def Vinv(self) -> np.ndarray:
+        r""":math:`V_t^{-1}` (``(d, d)``)."""
+        return self._Vinv
+
+    @property
+    def theta(self) -> np.ndarray:
+        r"""The least-squares estimate :math:`\hat\theta_t=V_t^{-1}S_t` (``(d,)``)."""
+        return self._theta
+
+    @property
+    def values(self) -> np.ndarray:
+        r""":math:`Z\hat\theta_t` (``(M,)``)."""
+        return self._v
+
+    @property
+    def answer(self):
+        r"""The empirical answer (an item index for :class:`~bai.queries.BestArm`, a tuple for
+        the other queries)."""
+        return self.query.decode(self._a["code"])
+
+    @property
+    def n_pieces(self) -> int:
+        """Number of pieces of the empirical answer."""
+        return int(self._ii[NP])
+
+    @property
+    def pieces(self) -> tuple:
+        r"""``(A, b)``: the pieces :math:`\{\lambda: a_p^\top\lambda\le b_p\}` of the empirical
+        answer's alternative (:meth:`bai.queries.Query.pieces`)."""
+        return self.query.pieces(self.answer)
+
+    @property
+    def halfspaces(self) -> np.ndarray:
+        """The half-space numbers of the pieces (:func:`bai.queries.halfspace`)."""
+        return self._a["ph"][:self.n_pieces].copy()
+
+    @property
+    def piece_gaps(self) -> np.ndarray:
+        r"""Each piece's gap :math:`g_p=a_p^\top\hat\theta_t-b_p`."""
+        return self._a["gap"][:self.n_pieces].copy()
+
+    @property
+    def piece_glrs(self) -> np.ndarray:
+        r"""Each piece's GLR :math:`\max(g_p,0)^2/(2\sigma^2\|a_p\|^2_{V_t^{-1}})`."""
+        return self._a["gl"][:self.n_pieces].copy()
+
+    @property
+    def active(self) -> np.ndarray:
+        """Which pieces are active (all, unless elimination in the sampling rule removed some)."""
+        return self._a["act"][:self.n_pieces].astype(bool)
+
+    @property
+    def glr(self) -> float:
+        r"""The GLR statistic :math:`\Lambda_t`, the smallest GLR of the pieces."""
+        return float(self._ff[STAT])
+
+
+@dataclass
+class CompiledRule:
+    r"""A sampling rule compiled with numba (module docstring).
+
+    Parameters
+    ----------
+    name : str
+        The rule's name in tables, figures and error messages.
+    choose_arm : numba function ``(eng, rs, rng) -> int``
+        The next arm; ``eng`` is the :class:`Engine`, ``rs`` the rule's state (what ``init``
+        returned), ``rng`` the run's generator (the rule may draw from it).
+    init : callable ``(env, state, **options) -> rs``, optional
+        Python, called after the initial pulls with the :class:`RuleState`; returns the rule's
+        state, a tuple of arrays (or any numba-typed value). Default: no state, ``()``.
+    update : numba function ``(eng, rs, arm, reward) -> None``, optional
+        Called after each pull's statistics are updated.
+    paper : str
+        Where the rule comes from.
+    queries : tuple of query classes, optional
+        The queries the rule is defined for (default: every query).
+    uses_pieces : bool
+        Whether the rule reads the pieces (elimination in the sampling rule applies).
+    needs_width : bool
+        Whether it reads :func:`width_beta` (the LinGapE and LinGIFA rules): ``width_delta``
+        and ``width_threshold`` options.
+    needs_halfspaces : bool
+        Whether it reads every half-space's denominator ``eng.hq``.
+    info : callable ``rs -> dict``, optional
+        Extras for the result's ``info`` after the run.
+    result_cls : type
+        The result class (a subclass of :class:`~bai.algorithms.glr.GLRResult`).
+    """
+
+    name: str
+    choose_arm: object
+    init: object = None
+    update: object = None
+    paper: str = ""
+    queries: tuple = None
+    uses_pieces: bool = True
+    needs_width: bool = False
+    needs_halfspaces: bool = False
+    info: object = None
+    result_cls: type = GLRResult
+
+    def __post_init__(self):
+        if not isinstance(self.name, str) or not self.name:
+            raise TypeError(f"name must be a non-empty str, got {self.name!r}")
+        if not isinstance(self.choose_arm, numba.core.registry.CPUDispatcher):
+            raise TypeError(f"choose_arm must be a numba function (@numba.njit) "
+                            f"choose_arm(eng, rs, rng) -> int, got "
+                            f"{type(self.choose_arm).__name__}; a plain-Python rule is a "
+                            f"SamplingRule")
+        if self.update is not None and not isinstance(self.update,
+                                                      numba.core.registry.CPUDispatcher):
+            raise TypeError(f"update must be a numba function (@numba.njit) update(eng, rs, "
+                            f"arm, reward) or None, got {type(self.update).__name__}")
+        if self.init is not None and not callable(self.init):
+            raise TypeError(f"init must be callable init(env, state) -> rs or None, got "
+                            f"{type(self.init).__name__}")
+        if self.queries is not None and (not isinstance(self.queries, tuple) or not all(
+                isinstance(q, type) and issubclass(q, Q.Query) for q in self.queries)):
+            raise TypeError(f"queries must be a tuple of query classes or None, got "
+                            f"{self.queries!r}")
+        if not (isinstance(self.result_cls, type) and issubclass(self.result_cls, GLRResult)):
+            raise TypeError(f"result_cls must be GLRResult or a subclass of it, got "
+                            f"{self.result_cls!r}")
+        if self.info is not None and not callable(self.info):
+            raise TypeError(f"info must be callable rs -> dict or None, got "
+                            f"{type(self.info).__name__}")
+
+
+def _check_python_rule(rule, arg: str = "rule") -> SamplingRule:
+    if isinstance(rule, type):
+        raise TypeError(f"{arg} must be a sampling-rule object, got the class {rule.__name__}: "
+                        f"pass {rule.__name__}()")
+    if not callable(getattr(rule, "next_arm", None)):
+        raise TypeError(f"{arg} must be a SamplingRule (an object with a next_arm(state) "
+                        f"method) or a CompiledRule, got {type(rule).__name__}")
+    for method in ("reset", "on_answer_change"):
+        if getattr(rule, method, None) is not None and not callable(getattr(rule, method)):
+            raise TypeError(f"{arg}.{method} must be a method, got "
+                            f"{type(getattr(rule, method)).__name__}")
+    name = getattr(rule, "name", None)
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"{arg}.name must be a non-empty str, got {name!r}")
+    return rule
+
+
+def check_rule(rule, arg: str = "rule"):
+    """A :class:`CompiledRule` or a plain-Python :class:`SamplingRule`, else a ``TypeError``."""
+    if isinstance(rule, CompiledRule):
+        return rule
+    return _check_python_rule(rule, arg)
+
+
+# ---------------------------------------------------------------------------------------------
+# Python side: one run
+# ---------------------------------------------------------------------------------------------
+
+
+class _Run:
+    """The arrays of one run and its :class:`Engine`."""
+
+    def __init__(self, env, query, thresholds, deltas_sorted, stoppings, max_samples, *,
+                 samp: int = 0, width=None, needs_halfspaces: bool = False):
+        X = np.ascontiguousarray(env.X, dtype=float)
+        Z = np.ascontiguousarray(query.Z, dtype=float)
+        K, d = X.shape
+        M = Z.shape[0]
+        kind, m, x = query.encoding()
+        L, Pmax = query.answer_size, query.max_pieces
+        Hn = query.n_halfspaces
+        nT, nL, nS = len(thresholds), len(deltas_sorted), len(stoppings)
+        self.init_arms = spanner(X)
+        V0 = X[self.init_arms].T @ X[self.init_arms]
+        self.c = float(np.linalg.eigvalsh(V0)[0])
+        lam = ST.MIXTURE_U * self.c
+        wkinds = [] if width is None else [t.kind for t in width[0]]
+        mix = any(t.kind == ST.KIND_MIXTURE for t in thresholds) or ST.KIND_MIXTURE in wkinds
+        srule = np.array([_SR[s] for s in stoppings], dtype=np.int64)
+        esel = "selective" in stoppings or samp == 1
+        efull = "full" in stoppings or samp == 2
+        hq = efull or needs_halfspaces
+        ii = np.zeros(N_II, dtype=np.int64)
+        ii[TMAX], ii[MIX], ii[HQ] = max_samples, int(mix), int(hq)
+        ii[KIND], ii[QM], ii[LEN], ii[PMAX], ii[H] = kind, m, L, Pmax, Hn
+        ii[ESEL], ii[EFULL], ii[SAMP] = int(esel), int(efull), samp
+        ii[MEFF] = m if kind == Q.KIND_TOP_M else 1
+        ii[NS], ii[NT], ii[NL], ii[NW] = nS, nT, nL, len(wkinds)
+        ii[TT0] = len(self.init_arms)
+        ff = np.zeros(N_FF)
+        ff[U], ff[LAM], ff[SIGMA], ff[SIGMA2], ff[QX] = (ST.MIXTURE_U, lam, float(env.sigma),
+                                                          float(env.sigma) ** 2, x)
+        ff[LOGLW] = math.log(1.0 / width[1]) if width is not None else 0.0
+        user = any(not t.builtin for t in thresholds) or ST.KIND_USER in wkinds
+        W = 4096 if user else 0
+        ii[TTW] = W
+        self.user, self.thresholds, self.deltas_sorted = user, thresholds, deltas_sorted
+        self.width = width
+        a = dict(
+            X=X, Z=Z, true_means=np.ascontiguousarray(env.means, dtype=float), ii=ii, ff=ff,
+            V=np.zeros((d, d)), Vinv=np.zeros((d, d)), Minv=np.eye(d) / lam, S=np.zeros(d),
+            theta=np.zeros(d), N=np.zeros(K, dtype=np.int64), v=np.zeros(M), cz=np.zeros(M),
+            u=np.zeros(d), wk=np.zeros(4 * d), code=np.full(L, -1, dtype=np.int64),
+            ph=np.zeros(Pmax, dtype=np.int64), pi=np.zeros(Pmax, dtype=np.int64),
+            pj=np.zeros(Pmax, dtype=np.int64), ps=np.zeros(Pmax), pb=np.zeros(Pmax),
+            gap=np.zeros(Pmax), sq=np.zeros(Pmax), gl=np.zeros(Pmax),
+            act=np.ones(Pmax, dtype=np.int64), hq=np.zeros(Hn if hq else 0),
+            tkind=np.array([t.kind for t in thresholds], dtype=np.int64),
+            logL=np.log(1.0 / deltas_sorted), srule=srule,
+            ptr=np.zeros((nS, nT), dtype=np.int64),
+            stop_t=np.full((nS, nT, nL), max_samples, dtype=np.int64),
+            stop_rec=np.full((nS, nT, nL, L), -1, dtype=np.int64),
+            stop_N=np.zeros((nS, nT, nL, K), dtype=np.int64),
+            blow=np.full((nT, nL), -np.inf),
+            esel=np.zeros((nT, Hn if esel else 0), dtype=np.int64),
+            efull=np.zeros((nT, Hn if efull else 0), dtype=np.int64),
+            fcnt=np.zeros((nT, nL, M if efull else 0), dtype=np.int64),
+            fdec=np.zeros((nT, nL if efull else 0), dtype=np.int64),
+            utab=np.zeros((nT, nL, W)), wkind=np.array(wkinds, dtype=np.int64),
+            wtab=np.zeros((len(wkinds), W)))
+        self.arrays = a
+        if user:
+            self._fill_tables(int(ii[TT0]))
+        self.eng = _new_engine(*[a[f] for f in FIELDS])
+
+    def _fill_tables(self, t0: int) -> None:
+        """User thresholds tabulated for ``t0 .. t0 + W - 1``."""
+        a = self.arrays
+        W = a["utab"].shape[2]
+        for j, thr in enumerate(self.thresholds):
+            if not thr.builtin:
+                a["utab"][j] = thr.table(t0, W, self.deltas_sorted)
+        if self.width is not None:
+            for w, thr in enumerate(self.width[0]):
+                if not thr.builtin:
+                    a["wtab"][w] = thr.table(t0, W, [self.width[1]])[0]
+        a["ii"][TT0] = t0
+
+    def t_limit(self) -> int:
+        """Pulls the next stretch may reach (the end of the tables of the user thresholds)."""
+        ii = self.arrays["ii"]
+        if not self.user:
+            return int(ii[TMAX])
+        if ii[T] + 1 > ii[TT0] + ii[TTW] - 1:
+            self._fill_tables(int(ii[T]) + 1)
+        return int(min(ii[TMAX], ii[TT0] + ii[TTW] - 1))
+
+    @property
+    def t(self) -> int:
+        return int(self.arrays["ii"][T])
+
+
+_SR = {"llr": SR_LLR, "selective": SR_SEL, "full": SR_FULL}
+
+
+def _run_compiled(rule, run, rs, rng):
+    while True:
+        status = drive(rule, run.eng, rs, rng, run.t_limit())
+        if status == DONE:
+            return
+        if status == BAD_ARM:
+            K = run.arrays["X"].shape[0]
+            raise ValueError(f"compiled rule {rule.name!r} returned arm "
+                             f"{int(run.arrays['ii'][ARM])} at step t = {run.t}: an arm index "
+                             f"must be in 0..{K - 1}")
+        if run.t >= run.arrays["ii"][TMAX]:
+            return
+
+
+def _call(rule, method: str, state: RuleState, *args):
+    fn = getattr(rule, method, None)
+    if fn is None:
+        return None
+    try:
+        return fn(*args, state)
+    except Exception as exc:   # the user's code: name the rule, the method and the step
+        raise RuntimeError(f"sampling rule {rule.name!r} raised {type(exc).__name__} in "
+                           f"{method} at step t = {state.t}: {exc}") from exc
+
+
+def _arm(a, rule, state: RuleState) -> int:
+    if isinstance(a, (bool, np.bool_)) or not isinstance(a, numbers.Integral):
+        raise TypeError(f"sampling rule {rule.name!r} returned {a!r} "
+                        f"({type(a).__name__}) from next_arm at step t = {state.t}: an arm "
+                        f"index must be an int in 0..{state.K - 1}")
+    a = int(a)
+    if not 0 <= a < state.K:
+        raise ValueError(f"sampling rule {rule.name!r} returned arm {a} from next_arm at step "
+                         f"t = {state.t}: an arm index must be in 0..{state.K - 1}")
+    return a
+
+
+def _run_python(rule, run, state, rng):
+    ii = run.arrays["ii"]
+    last = int(ii[SERIAL])
+    eng = run.eng
+    while True:
+        limit = run.t_limit()
+        while ii[T] < limit:
+            if ii[SERIAL] != last:
+                last = int(ii[SERIAL])
+                _call(rule, "on_answer_change", state)
+            a = _arm(_call(rule, "next_arm", state), rule, state)
+            if step(a, eng, rng):
+                return
+        if ii[T] >= ii[TMAX]:
+            return
+
+
+def _check_applicable(rule, query, samp: int) -> None:
+    allowed = rule.queries if isinstance(rule, CompiledRule) else None
+    if allowed is not None and not isinstance(query, allowed):
+        names = ", ".join(c.__name__ for c in allowed)
+        raise ValueError(f"the rule {rule.name!r} is defined for the queries {names} only, not "
+                         f"query={query.describe()}")
+    if samp and isinstance(rule, CompiledRule) and not rule.uses_pieces:
+        raise ValueError(f"the rule {rule.name!r} does not use the pieces of the alternative: "
+                         f"elimination in the sampling rule does not apply to it (use "
+                         f"sampling_elimination=None)")
+
+
+def _check_query_env(env, query):
+    env = check_env(env, query)
+    return env
+
+
+def _width(options, thresholds, deltas):
+    """``(width thresholds, width delta)`` of a rule that reads :func:`width_beta`."""
+    wd = options.pop("width_delta", None)
+    wt = options.pop("width_threshold", None)
+    dw = float(np.min(deltas)) if wd is None else float(check_deltas(wd, "width_delta")[0])
+    wthr = thresholds if wt is None else ST.check_thresholds(wt, "width_threshold")
+    return wthr, dw
+
+
+def _simulate_one(rule, env, query, rng, deltas, thresholds, stoppings, max_samples, samp,
+                  options):
+    """One trajectory (all cells, or the single cell of a sampling-elimination run)."""
+    order = np.argsort(-deltas, kind="stable")          # decreasing delta: increasing beta
+    width = None
+    opts = dict(options)
+    compiled = isinstance(rule, CompiledRule)
+    if compiled and rule.needs_width:
+        width = _width(opts, thresholds, deltas)
+    run = _Run(env, query, thresholds, deltas[order], stoppings, max_samples, samp=samp,
+               width=width, needs_halfspaces=compiled and rule.needs_halfspaces)
+    t0 = time.perf_counter()
+    own = None
+    if not compiled and getattr(rule, "uses_rng", False):
+        own = np.random.default_rng(rng.integers(2**63))
+    done = bool(_init_pulls(run.eng, run.init_arms, rng))
+    state = RuleState(env, query, run, own)
+    rs = None
+    if compiled:
+        rs = rule.init(env, state, **opts) if rule.init is not None else ()
+    else:
+        _call(rule, "reset", state, env)
+    if not done:
+        if compiled:
+            _run_compiled(rule, run, rs, rng)
+        else:
+            _run_python(rule, run, state, rng)
+    info = {"wall_time": time.perf_counter() - t0}
+    if compiled and rule.info is not None:
+        info.update(rule.info(rs))
+    if width is not None:
+        info.update(width_delta=width[1], width_threshold=tuple(t.name for t in width[0]))
+    return run, order, info
+
+
+def simulate(rule, env, rng, *, query=None, deltas=(0.1,), threshold="heuristic",
+             stopping="llr", sampling_elimination=None, max_samples: int = 10**7,
+             **options) -> GLRResult:
+    r"""One run of ``rule`` (a :class:`CompiledRule` or a :class:`SamplingRule`) on ``env`` for
+    ``query``, read at every delta, threshold and stopping rule (module docstring).
+
+    Parameters
+    ----------
+    rule : CompiledRule or SamplingRule
+    env : GaussianLinearBandit
+        Arms spanning R^d; the query's answer at ``env.theta`` must be unique.
+    rng : numpy.random.Generator
+        The run's generator (the noise, and the rule's draws).
+    query : bai.queries.Query, optional
+        Default :class:`~bai.queries.BestArm`.
+    deltas : float or sequence of floats in (0, 1)
+    threshold : name, Threshold, function or a list of them
+        :mod:`bai.algorithms.stopping`.
+    stopping : str or list of str
+        ``"llr"``, ``"selective"``, ``"full"``; a list gives the results a leading
+        stopping-rule axis.
+    sampling_elimination : None, "selective" or "full"
+        Elimination in the sampling rule (Tirinzoni & Degenne 2022, Sec. 3 as their code: the
+        rule's minima over the active pieces only, same threshold, no resets): one trajectory per
+        (threshold, delta), each from a copy of ``rng``'s state (``rng`` ends as after the last).
+    max_samples : int
+        Cap on the samples of a trajectory.
+    **options
+        The rule's options (passed to its ``init``; ``width_delta`` and ``width_threshold`` for
+        the rules that read :func:`width_beta`).
+    """
+    rule = check_rule(rule)
+    env = check_env(env)
+    rng = check_rng(rng)
+    query = Q.as_query(query, env.Z)
+    check_env(env, query)
+    deltas = check_deltas(deltas)
+    thresholds = ST.check_thresholds(threshold)
+    stoppings, axis = ST.check_stopping(stopping)
+    max_samples = check_int(max_samples, "max_samples", minimum=env.d + 1)
+    if sampling_elimination not in (None, "selective", "full"):
+        raise ValueError(f"sampling_elimination must be None, 'selective' or 'full', got "
+                         f"{sampling_elimination!r}")
+    samp = {None: 0, "selective": 1, "full": 2}[sampling_elimination]
+    _check_applicable(rule, query, samp)
+    if isinstance(rule, CompiledRule) and rule.needs_width:
+        _width(dict(options), thresholds, deltas)        # checked before any work
+    nS, nT, nL = len(stoppings), len(thresholds), len(deltas)
+    K, L = env.K, query.answer_size
+    if not samp:
+        run, order, info = _simulate_one(rule, env, query, rng, deltas, thresholds, stoppings,
+                                         max_samples, 0, options)
+        inv = np.argsort(order)
+        a = run.arrays
+        stop_t, stop_rec = a["stop_t"][:, :, inv], a["stop_rec"][:, :, inv]
+        stop_N = a["stop_N"][:, :, inv]
+        samples = np.full((nT, nL), run.t, dtype=np.int64)
+        final = a["N"].copy()
+        extra = {"initial_arms": run.init_arms, "c": run.c, "final_counts": final,
+                 "logdet": float(a["ff"][LOGDET]), **info}
+    else:
+        stop_t = np.zeros((nS, nT, nL), dtype=np.int64)
+        stop_rec = np.zeros((nS, nT, nL, L), dtype=np.int64)
+        stop_N = np.zeros((nS, nT, nL, K), dtype=np.int64)
+        samples = np.zeros((nT, nL), dtype=np.int64)
+        last = None
+        extra = {"wall_time": 0.0, "trajectories": nT * nL}
+        for j, thr in enumerate(thresholds):
+            for k, dl in enumerate(deltas):
+                g = copy.deepcopy(rng)
+                run, _, info = _simulate_one(rule, env, query, g, np.array([dl]), (thr,),
+                                             stoppings, max_samples, samp, options)
+                a = run.arrays
+                stop_t[:, j, k] = a["stop_t"][:, 0, 0]
+                stop_rec[:, j, k] = a["stop_rec"][:, 0, 0]
+                stop_N[:, j, k] = a["stop_N"][:, 0, 0]
+                samples[j, k] = run.t
+                extra["wall_time"] += info.pop("wall_time")
+                extra.update(info)
+                last = g
+        rng.bit_generator.state = last.bit_generator.state
+        extra.update(initial_arms=run.init_arms, c=run.c, final_counts=a["N"].copy())
+    return _result(rule.name, env, query, deltas, thresholds, stoppings, axis, stop_t, stop_rec,
+                   stop_N, samples, extra,
+                   rule.result_cls if isinstance(rule, CompiledRule) else GLRResult)
+
+
+def _corrects(env, query, stop_rec) -> np.ndarray:
+    """Whether each recommendation is correct (``stop_rec[..., L]`` codes, -1: not stopped)."""
+    out = np.zeros(stop_rec.shape[:-1], dtype=bool)
+    v = env.Z @ env.theta if query.kind == Q.KIND_BEST_ARM else None
+    truth = None
+    if query.kind != Q.KIND_BEST_ARM:
+        truth = query.code(query.answer(env.theta)).tolist()
+    for idx in np.ndindex(out.shape):
+        code = stop_rec[idx]
+        if code[0] < 0:
+            continue
+        if v is not None:
+            out[idx] = v[code[0]] >= v.max() - query.eps if query.eps > 0 else \
+                code[0] == int(np.argmax(v))
+        else:
+            out[idx] = code.tolist() == truth
+    return out
+
+
+def _result(name, env, query, deltas, thresholds, stoppings, axis, stop_t, stop_rec, stop_N,
+            samples, info, result_cls):
+    stopped = stop_rec[..., 0] >= 0
+    correct = _corrects(env, query, stop_rec)
+    rec = stop_rec[..., 0] if query.kind == Q.KIND_BEST_ARM else stop_rec
+    sel = (lambda x: x) if axis else (lambda x: x[0])
+    first = (0, 0, 0)
+    counts = stop_N[first] if stopped[first] else info["final_counts"]
+    return result_cls(
+        strategy=name, stopping_time=int(stop_t[first]),
+        recommendation=int(stop_rec[first][0]) if query.kind == Q.KIND_BEST_ARM else
+        (query.decode(stop_rec[first]) if stopped[first] else None),
+        correct=bool(correct[first]), stopped=bool(stopped[first]), counts=counts.copy(),
+        deltas=deltas, thresholds=tuple(t.name for t in thresholds),
+        stopping_times=sel(stop_t).copy(), recommendations=sel(rec).copy(),
+        corrects=sel(correct), stoppeds=sel(stopped), counts_at_stop=sel(stop_N).copy(),
+        samples=int(samples.max()), info=info, query=query, stoppings=stoppings,
+        has_stopping_axis=axis)
+
+
+# ---------------------------------------------------------------------------------------------
+# The registry of the library's rules
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RuleEntry:
+    """A library rule under the GLR stopping rules: its name, paper, the single-run and batch
+    functions, whether its paper proves it asymptotically optimal, and the queries it runs."""
+
+    name: str
+    paper: str
+    run: object
+    runs: object
+    rule: object = None
+    optimal: bool = False
+    queries: tuple = None
+    key: str = ""
+
+    def applies(self, query) -> bool:
+        """Whether the rule is defined for ``query`` (an instance or a class)."""
+        if self.queries is None:
+            return True
+        cls = query if isinstance(query, type) else type(query)
+        return issubclass(cls, self.queries)
+
+
+#: every library rule, by display name, in the order of registration (the arena's order)
+RULES: dict = {}
+
+
+def register(name: str, run, runs, *, paper: str, rule=None, optimal: bool = False,
+             queries: tuple = None) -> RuleEntry:
+    """Declare a library rule (once, in its module): the arena, :func:`bai.arena.compare`, the
+    benchmark and the tests find it in :data:`RULES`."""
+    if name in RULES and RULES[name].run is not run:
+        raise ValueError(f"a rule named {name!r} is already registered")
+    entry = RuleEntry(name=name, paper=paper, run=run, runs=runs, rule=rule, optimal=optimal,
+                      queries=queries, key=run.__name__)
+    RULES[name] = entry
+    return entry
+
+
+def library_rule(name: str) -> RuleEntry:
+    """The registered rule ``name`` (a ``ValueError`` listing them otherwise)."""
+    if not isinstance(name, str) or name not in RULES:
+        raise ValueError(f"name {name!r} is not a library rule; the library's rules are: "
+                         f"{', '.join(RULES)}")
+    return RULES[name]
+
+
+def rule_function(rule, *, name: str = None, doc: str = ""):
+    """The single-run function ``f(env, rng, *, query=None, deltas=(0.1,), threshold=...,
+    stopping="llr", sampling_elimination=None, max_samples=10**7, **options)`` of a compiled
+    rule (what each rule module exports)."""
+
+    def run(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", stopping="llr",
+            sampling_elimination=None, max_samples: int = 10**7, **options):
+        return simulate(rule, env, rng, query=query, deltas=deltas, threshold=threshold,
+                        stopping=stopping, sampling_elimination=sampling_elimination,
+                        max_samples=max_samples, **options)
+
+    run.__name__ = name or rule.name
+    run.__doc__ = doc
+    return run
