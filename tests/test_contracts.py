@@ -1287,12 +1287,6 @@ EXEMPT.update({
 
 
 # -- the chapter on Wang, Tzeng & Proutière 2021 (issue 29) -----------------------------------
-def _thr_inst():
-    from bai.algorithms import linear_thresholding
-    from bai.instances import soare_benchmark
-    e = soare_benchmark(2, omega=0.3, scale=1.0)
-    return linear_thresholding.threshold_instance(e.X, e.theta, 0.8)
-
 
 _LT_THR_BAD = ["no-such-threshold", 3, None, [], ["heuristic", "heuristic"], ["gk"]]
 CONTRACTS.update({
@@ -1304,18 +1298,19 @@ CONTRACTS.update({
         lambda: dict(X=soare_env().X, theta=soare_env().theta, steps=50),
         {"X": "matrix", "theta": "vector", "steps": "count"}, ("X", "theta")),
     "bai.algorithms.lazy_tas_code.lazy_tas_code": C(
-        _glr_kw(fw_steps=20), {**_GLR_BAD, "threshold": _LT_THR_BAD, "fw_steps": "count"},
-        ("env", "rng")),
+        _glr_kw(fw_steps=20), {**_GLR_BAD, "threshold": _LT_THR_BAD, "fw_steps": "count",
+                               "estimate": "choice"}, ("env", "rng")),
     "bai.algorithms.lazy_tas_code.lazy_tas_code_runs": C(
         _glr_runs_kw(fw_steps=20), {**_GLR_RUNS_BAD, "threshold": _LT_THR_BAD},
         ("env", "n_runs", "rng")),
     "bai.algorithms.lazy_tas_code.beta_lt": C(_m(t=10, delta=0.1, d=2),
                                               {"t": "count", "delta": "delta", "d": "count"},
                                               ("t", "delta", "d")),
-    "bai.algorithms.lazy_tas_code.random_spanner": C(lambda: dict(X=soare_env().X, rng=rng()),
-                                                     {"X": "matrix", "rng": "rng"},
-                                                     ("X", "rng")),
-    "bai.algorithms.lingame_c.lingame_c": C(_glr_kw(), _GLR_BAD, ("env", "rng")),
+    **{f"bai.algorithms.{m}.random_spanner": C(lambda: dict(X=soare_env().X, rng=rng()),
+                                                {"X": "matrix", "rng": "rng"}, ("X", "rng"))
+       for m in ("lazy_tas_code", "code_protocol")},
+    "bai.algorithms.lingame_c.lingame_c": C(_glr_kw(), {**_GLR_BAD, "estimate": "choice"},
+                                            ("env", "rng")),
     "bai.algorithms.lingame_c.lingame_c_runs": C(_glr_runs_kw(), _GLR_RUNS_BAD,
                                                  ("env", "n_runs", "rng")),
     "bai.algorithms.xy_adaptive_code.xy_adaptive_code": C(
@@ -1329,39 +1324,6 @@ CONTRACTS.update({
     "bai.algorithms.round_robin.round_robin_runs": C(
         _glr_runs_kw(), {**_GLR_RUNS_BAD, "threshold": [*_THR_BAD, "mixture"],
                          "generators": [3, "g", [None]]}, ("env", "n_runs", "rng")),
-    "bai.algorithms.linear_thresholding.threshold_instance": C(
-        lambda: dict(X=soare_env().X, theta=soare_env().theta, tau=0.5),
-        {"X": "matrix", "theta": "vector", "tau": "real", "sigma": "pos"}, ("X", "theta", "tau")),
-    "bai.algorithms.linear_thresholding.answer": C(
-        lambda: dict(X=soare_env().X, theta=soare_env().theta, tau=0.5),
-        {"X": "matrix", "theta": "vector", "tau": "real"}, ("X", "theta", "tau")),
-    "bai.algorithms.linear_thresholding.piece_values": C(
-        lambda: dict(X=soare_env().X, theta=soare_env().theta, tau=0.5,
-                     w=np.array([0.3, 0.3, 0.4])),
-        {"X": "matrix", "theta": "vector", "tau": "real", "w": "vector", "sigma": "pos"},
-        ("X", "theta", "tau", "w")),
-    "bai.algorithms.linear_thresholding.piece_gradients": C(
-        lambda: dict(X=soare_env().X, theta=soare_env().theta, tau=0.5,
-                     w=np.array([0.3, 0.3, 0.4])),
-        {"X": "matrix", "theta": "vector", "tau": "real", "w": "vector", "sigma": "pos"},
-        ("X", "theta", "tau", "w")),
-    "bai.algorithms.linear_thresholding.glr_statistic": C(
-        lambda: dict(X=soare_env().X, counts=np.array([3.0, 4.0, 5.0]),
-                     sums=np.array([1.0, 0.5, 2.0]), tau=0.5),
-        {"X": "matrix", "counts": "vector", "sums": "vector", "tau": "real", "sigma": "pos"},
-        ("X", "counts", "sums", "tau")),
-    "bai.algorithms.linear_thresholding.t_star": C(lambda: dict(inst=_thr_inst()),
-                                                   {"inst": [None, 3, "inst"]}, ("inst",)),
-    "bai.algorithms.linear_thresholding.run": C(
-        lambda: dict(inst=_thr_inst(), rule="uniform", rng=rng(), deltas=0.1,
-                     max_samples=_GLR_CAP),
-        {"inst": [None, 3, "inst"], "rule": "choice", "rng": "rng", "deltas": _DELTAS_BAD,
-         "max_samples": "count"}, ("inst", "rule", "rng")),
-    "bai.algorithms.linear_thresholding.runs_table": C(
-        lambda: dict(inst=_thr_inst(), rule="uniform", n_runs=1, rng=rng(), deltas=0.1,
-                     max_samples=_GLR_CAP),
-        {"inst": [None, 3, "inst"], "rule": "choice", "n_runs": "count", "rng": "rng"},
-        ("inst", "rule", "n_runs", "rng")),
     "bai.studies.wang2021_fws.table1_task": C(_task("wang2021_fws", "table1", i=7),
                                               {"rng": "rng", "rule": "choice",
                                                "instance": "choice", "batch": "count"}),
@@ -1389,11 +1351,12 @@ EXEMPT.update({
     "bai.algorithms.lazy_tas_code.LazyTaSCodeResult": _RESULT,
     "bai.algorithms.lingame_c.LinGameCResult": _RESULT,
     "bai.algorithms.xy_adaptive_code.XYAdaptiveCodeResult": _RESULT,
-    "bai.algorithms.linear_thresholding.ThresholdRun": _RESULT,
-    "bai.algorithms.linear_thresholding.ThresholdInstance": "a record; threshold_instance is its "
-                                                            "checked face",
     "bai.algorithms.fws_code.code_alternatives": _WANG_KERNEL.format("fws_code"),
     "bai.algorithms.fws_code.code_metric_step": _WANG_KERNEL.format("fws_code and oracle_code"),
+    "bai.algorithms.code_protocol.code_alternatives": _WANG_KERNEL.format("fws_code"),
+    "bai.algorithms.code_protocol.code_metric_step": _WANG_KERNEL.format("fws_code"),
+    "bai.algorithms.code_protocol.run_protocol": "the shared loop of fws_code, lazy_tas_code and "
+                                                 "lingame_c, their checked faces",
     **{f"bai.studies.wang2021_fws.{n}": _PRESENT for n in (
         "table1_runs", "cells", "column_table", "lb_table", "fit_table", "bc_slope",
         "other_runs", "record_table1_claims", "record_other_claims", "claims_view",

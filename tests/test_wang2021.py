@@ -8,9 +8,8 @@ import math
 
 import numpy as np
 import pytest
-from scipy import optimize
 
-from bai.algorithms import fws_code, lazy_tas_code, linear_thresholding, lingame_c, round_robin
+from bai.algorithms import fws_code, lazy_tas_code, lingame_c, round_robin
 from bai.algorithms import xy_adaptive_code
 from bai.algorithms.glr_baselines import uniform_glr
 from bai.instances import soare_benchmark
@@ -133,46 +132,6 @@ def test_round_robin_equals_uniform_glr_on_the_same_noise(small):
         b = round_robin.round_robin_runs(small, 1, np.random.default_rng(0), deltas=DELTAS,
                                          generators=[np.random.default_rng(seed)])
         assert list(a.stopping_times[0]) == list(b.info["stopping_times"][0, 0])
-
-
-@pytest.fixture(scope="module")
-def thr():
-    env = soare_benchmark(3, omega=0.2, scale=1.0)
-    return linear_thresholding.threshold_instance(env.X, env.theta, 0.8)
-
-
-def test_thresholding_glr_is_the_closest_piece(thr):
-    rng = np.random.default_rng(0)
-    X, tau = thr.X, thr.tau
-    counts = rng.integers(3, 30, size=X.shape[0]).astype(float)
-    sums = counts * (X @ thr.theta) + np.sqrt(counts) * rng.standard_normal(X.shape[0])
-    stat = linear_thresholding.glr_statistic(X, counts, sums, tau)
-    V = (X * counts[:, None]).T @ X
-    th = np.linalg.solve(V, X.T @ sums)
-    best = np.inf
-    for k in range(X.shape[0]):       # move arm k to the threshold: min 1/2 ||th - l||_V^2
-        res = optimize.minimize(lambda lam: 0.5 * (th - lam) @ V @ (th - lam), th,
-                                method="SLSQP", constraints=[{"type": "eq",
-                                                             "fun": lambda lam: X[k] @ lam - tau}],
-                                options={"ftol": 1e-14})
-        best = min(best, res.fun)
-    assert math.isclose(stat, best, rel_tol=1e-5)
-
-
-def test_thresholding_gradients_and_runs(thr):
-    w = np.array([0.2, 0.3, 0.1, 0.4])
-    G = linear_thresholding.piece_gradients(thr.X, thr.theta, thr.tau, w)
-    h = 1e-6
-    for i in range(4):
-        e = np.eye(4)[i]
-        fd = (linear_thresholding.piece_values(thr.X, thr.theta, thr.tau, w + h * e)
-              - linear_thresholding.piece_values(thr.X, thr.theta, thr.tau, w - h * e)) / (2 * h)
-        assert np.allclose(fd, G[:, i], rtol=1e-5, atol=1e-9)
-    T, _ = linear_thresholding.t_star(thr)
-    assert T > 0
-    for rule in linear_thresholding.RULES:
-        r = linear_thresholding.run(thr, rule, np.random.default_rng(2), deltas=DELTAS)
-        assert r.stopped and np.all(np.diff(r.stopping_times) >= 0)
 
 
 def test_readings_and_claims_are_the_papers():

@@ -21,12 +21,30 @@ import numpy as np
 
 from ..validation import check_int, check_rng
 from .common import RunsResult
-from .glr import (_KIND, _glr_from_norms, check_deltas, check_env, check_thresholds, spanner,
-                  threshold_offset)
+from .glr import check_deltas, check_env, spanner
 
 __all__ = ["round_robin_runs"]
 
 _CHUNK = 2048
+
+
+@numba.njit(cache=True)
+def _glr(v, b, sq, sigma2):
+    """The GLR statistic of answer ``b`` from the values ``v`` and the denominators ``sq``
+    (:mod:`bai.algorithms.glr`'s formula: 0 on a tie, pieces of zero width skipped)."""
+    stat = np.inf
+    for m in range(v.shape[0]):
+        if m == b:
+            continue
+        g = v[b] - v[m]
+        if g <= 0.0:
+            return 0.0
+        if sq[m] <= 0.0:
+            continue
+        val = g * g / (2.0 * sigma2 * sq[m])
+        if val < stat:
+            stat = val
+    return stat
 
 
 @numba.njit(cache=True)
@@ -95,12 +113,12 @@ def _kernel(X, Z, means, sigma, noise, t0, V, Vinv, S, alive, kinds, logL, ptr, 
             for m in range(M):
                 if v[m] > v[b]:
                     b = m
-            stat = _glr_from_norms(v, b, sq[b], sigma2)
+            stat = _glr(v, b, sq[b], sigma2)
             done = True
             for k_ in range(nT):
                 if ptr[r_, k_] >= nL:
                     continue
-                a0, b0 = threshold_offset(kinds[k_], tt, 0.0, 0.1)
+                a0, b0 = math.log(1.0 + math.log(tt)), 1.0      # the heuristic threshold
                 while ptr[r_, k_] < nL and stat > a0 + b0 * logL[ptr[r_, k_]]:
                     j = ptr[r_, k_]
                     stop_t[r_, k_, j] = tt
@@ -128,10 +146,11 @@ def round_robin_runs(env, n_runs: int, rng, *, deltas=(0.1,), threshold="heurist
     n_runs = check_int(n_runs, "n_runs", minimum=1)
     rng = check_rng(rng)
     deltas = check_deltas(deltas)
-    thresholds = check_thresholds(threshold)
-    if "mixture" in thresholds:
-        raise ValueError("round_robin_runs supports the heuristic threshold only (the mixture "
-                         "threshold's log-determinant is not computed)")
+    names = (threshold,) if isinstance(threshold, str) else threshold
+    if not isinstance(names, (list, tuple)) or list(names) != ["heuristic"]:
+        raise ValueError(f"threshold must be 'heuristic' (the only threshold of round_robin_runs: "
+                         f"the experiments' log((1 + log t)/delta)), got {threshold!r}")
+    thresholds = ("heuristic",)
     X = np.ascontiguousarray(env.X, dtype=float)
     Z = np.ascontiguousarray(env.Z, dtype=float)
     K, d = X.shape
@@ -154,7 +173,7 @@ def round_robin_runs(env, n_runs: int, rng, *, deltas=(0.1,), threshold="heurist
     order = np.argsort(-deltas)
     logL = np.log(1.0 / deltas[order])
     nT, nL = len(thresholds), len(deltas)
-    kinds = np.array([_KIND[n] for n in thresholds], dtype=np.int64)
+    kinds = np.zeros(nT, dtype=np.int64)
     # the initial pulls, then every run's first check (as the engine's _init_pulls)
     noise0 = np.array([g.standard_normal(d) for g in gens])
     V = X[:d].T @ X[:d]
@@ -197,10 +216,10 @@ def _first_check(X, Z, sigma, d, Vinv, S, alive, kinds, logL, ptr, stop_t, stop_
         v = Z @ theta
         b = int(np.argmax(v))
         sq = np.array([(Z[b] - z) @ Vinv @ (Z[b] - z) for z in Z])
-        stat = _glr_from_norms(v, b, sq, sigma**2)
+        stat = _glr(v, b, sq, sigma**2)
         done = True
         for k_ in range(len(kinds)):
-            a0, b0 = threshold_offset(kinds[k_], d, 0.0, 0.1)
+            a0, b0 = math.log(1.0 + math.log(d)), 1.0
             while ptr[r, k_] < len(logL) and stat > a0 + b0 * logL[ptr[r, k_]]:
                 stop_t[r, k_, ptr[r, k_]] = d
                 stop_rec[r, k_, ptr[r, k_]] = b

@@ -230,7 +230,8 @@ CLAIMS: dict = {
         "best of Lk-C and RR at delta = {delta}", f"{_SRC}, abstract and Sec. 5.1 (App. E "
         "lost)", AtMost(0.0), figure="E2", section="the-other-experiments",
         claim="wang.abs.thresholding",
-        causes="CG-C, the code's third baseline, is not run (bai.algorithms.linear_thresholding)"),
+        causes="CG-C, the code's third baseline, is not run: its answers are the sign patterns "
+               "of all arms, and the code's version identifies coordinates, not arms (W11)"),
     "wang.abs.lipschitz": ClaimSpec(
         "BC outperforms existing algorithms in Lipschitz bandits (App. F)",
         f"{_SRC}, abstract and Sec. 5.1",

@@ -38,7 +38,7 @@ import pandas as pd
 from scipy import optimize
 
 from .. import plotting
-from ..algorithms import fws, glr, lazy_tas, lingame, linear_thresholding
+from ..algorithms import fws, lazy_tas, lingame
 from ..algorithms.fws_code import code_alternatives, fws_code, oracle_code
 from ..algorithms.glr_baselines import uniform_glr
 from ..algorithms.lazy_tas_code import LT_EQ9, LT_THRESHOLD, lazy_tas_code
@@ -48,11 +48,12 @@ from ..algorithms.xy_adaptive_code import xy_adaptive_code
 from ..claims import clopper_pearson
 from ..instances import canonical_bandit, soare_benchmark
 from ..lower_bounds import kl_delta, linear_t_star
+from ..queries import Thresholding
 from ..reported import wang2021 as paper
 from ..validation import check_choice, check_int, check_rng
 from . import Grid, Study, check_frame, check_params
 
-__all__ = ["DELTAS", "D", "PHI", "TAU", "PROFILES", "RULES", "E3_RULES", "STUDY", "BC_READINGS",
+__all__ = ["DELTAS", "D", "PHI", "TAU", "PROFILES", "RULES", "E2_RULES", "E3_RULES", "STUDY", "BC_READINGS",
            "reading_args", "record_table1_claims", "record_other_claims", "other_t_star",
            "claims_view", "closing_note", "texts", "verdict_texts", "run_time_text",
            "table1_instance", "thresholding_instance", "unstructured_instance", "t_star",
@@ -80,6 +81,9 @@ LT_THRESHOLDS = ("heuristic", LT_THRESHOLD, LT_EQ9)
 #: not in the library).
 E3_RULES = {"BC": fws.fws, "Lazy TaS": lazy_tas.lazy_tas, "LinGame": lingame.lingame,
             "RR": uniform_glr}
+#: The rules of the thresholding experiment (the code's FWS, Lk-C and RR; CG-C is not run), on
+#: the library's thresholding query.
+E2_RULES = {"FWS": fws.fws, "LinGame": lingame.lingame, "uniform": uniform_glr}
 
 #: ``ci``: a few runs (well under a minute, CI and coursework); ``paper``: every experiment at
 #: 1000 runs per cell, the paper's (and its code's) scale. ``t1_batches`` tasks of ``t1_batch``
@@ -106,10 +110,11 @@ def table1_instance(instance: str):
 
 
 def thresholding_instance():
-    """The code's E2: arms e1..e6 and (cos 0.01, sin 0.01, 0, ...), theta = e1, tau = 0.9."""
+    """The code's E2: ``(env, query)``, arms e1..e6 and (cos 0.01, sin 0.01, 0, ...),
+    theta = e1, and the library's thresholding query at tau = 0.9 (which arms lie above)."""
     env = soare_benchmark(_S["thresholding"]["d"], omega=PHI_E2,
                           scale=_S["thresholding"]["mu_scale"])
-    return linear_thresholding.threshold_instance(env.X, env.theta, TAU)
+    return env, Thresholding(TAU)
 
 
 def unstructured_instance():
@@ -192,15 +197,15 @@ def table1_task(rng, *, instance: str, rule: str, batch: int, cap: int) -> dict:
 
 
 def thresholding_task(rng, *, rule: str, batch: int, cap: int) -> dict:
-    """``batch`` runs of ``rule`` (:data:`bai.algorithms.linear_thresholding.RULES`) on the
-    code's E2."""
+    """``batch`` runs of ``rule`` (:data:`E2_RULES`) on the code's E2, with the library's
+    thresholding query."""
     rng = check_rng(rng)
-    rule = check_choice(rule, "rule", linear_thresholding.RULES)
-    inst = thresholding_instance()
-    runs = [linear_thresholding.run(inst, rule, rng, deltas=list(DELTAS), max_samples=cap)
+    fn = E2_RULES[check_choice(rule, "rule", tuple(E2_RULES))]
+    env, query = thresholding_instance()
+    runs = [fn(env, rng, query=query, deltas=list(DELTAS), max_samples=cap)
             for _ in range(check_int(batch, "batch", minimum=1))]
-    return _rows({"T": [[r.stopping_times] for r in runs], "C": [[r.corrects] for r in runs],
-                  "S": [[r.stoppeds] for r in runs]}, ["heuristic"], DELTAS)
+    return _rows({"T": [r.stopping_times for r in runs], "C": [r.corrects for r in runs],
+                  "S": [r.stoppeds for r in runs]}, ["heuristic"], DELTAS)
 
 
 def unstructured_task(rng, *, rule: str, batch: int, cap: int) -> dict:
@@ -227,8 +232,7 @@ STUDY = Study(
         "table1": Grid(table1_task, table1_configs, runs="t1_batches",
                        fixed=lambda P: {**_cap(P), "batch": P["t1_batch"]},
                        description="Table 1: every column at theta = e1 and 2 e1"),
-        "thresholding": Grid(thresholding_task,
-                             lambda P: [{"rule": r} for r in linear_thresholding.RULES],
+        "thresholding": Grid(thresholding_task, lambda P: [{"rule": r} for r in E2_RULES],
                              runs="e2_batches",
                              fixed=lambda P: {**_cap(P), "batch": P["e2_batch"]},
                              description="E2: linear thresholding (the code's experiment)"),
@@ -668,7 +672,8 @@ def record_other_claims(ledger, cellt: pd.DataFrame, e2: pd.DataFrame,
 def other_t_star() -> tuple[float, float]:
     """T* of the thresholding (E2) and unstructured (E3) instances."""
     env = unstructured_instance()
-    return (linear_thresholding.t_star(thresholding_instance())[0],
+    env2, q2 = thresholding_instance()
+    return (float(q2.bind(env2.Z).t_star(env2.X, env2.theta, env2.sigma)),
             float(linear_t_star(env.X, env.theta)))
 
 
