@@ -1286,6 +1286,90 @@ EXEMPT.update({
 })
 
 
+# -- the chapter on Wang, Tzeng & Proutière 2021 (issue 29) -----------------------------------
+
+_LT_THR_BAD = ["no-such-threshold", 3, None, [], ["heuristic", "heuristic"], ["gk"]]
+CONTRACTS.update({
+    "bai.algorithms.fws_code.fws_code": C(
+        _glr_kw(), {**_GLR_BAD, "estimate": "choice", "metric": "choice"}, ("env", "rng")),
+    "bai.algorithms.fws_code.fws_code_runs": C(_glr_runs_kw(), _GLR_RUNS_BAD,
+                                               ("env", "n_runs", "rng")),
+    "bai.algorithms.fws_code.oracle_code": C(
+        lambda: dict(X=soare_env().X, theta=soare_env().theta, steps=50),
+        {"X": "matrix", "theta": "vector", "steps": "count"}, ("X", "theta")),
+    "bai.algorithms.lazy_tas_code.lazy_tas_code": C(
+        _glr_kw(fw_steps=20), {**_GLR_BAD, "threshold": _LT_THR_BAD, "fw_steps": "count",
+                               "estimate": "choice"}, ("env", "rng")),
+    "bai.algorithms.lazy_tas_code.lazy_tas_code_runs": C(
+        _glr_runs_kw(fw_steps=20), {**_GLR_RUNS_BAD, "threshold": _LT_THR_BAD},
+        ("env", "n_runs", "rng")),
+    "bai.algorithms.lazy_tas_code.beta_lt": C(_m(t=10, delta=0.1, d=2),
+                                              {"t": "count", "delta": "delta", "d": "count"},
+                                              ("t", "delta", "d")),
+    **{f"bai.algorithms.{m}.random_spanner": C(lambda: dict(X=soare_env().X, rng=rng()),
+                                                {"X": "matrix", "rng": "rng"}, ("X", "rng"))
+       for m in ("lazy_tas_code", "code_protocol")},
+    "bai.algorithms.lingame_c.lingame_c": C(_glr_kw(), {**_GLR_BAD, "estimate": "choice"},
+                                            ("env", "rng")),
+    "bai.algorithms.lingame_c.lingame_c_runs": C(_glr_runs_kw(), _GLR_RUNS_BAD,
+                                                 ("env", "n_runs", "rng")),
+    "bai.algorithms.xy_adaptive_code.xy_adaptive_code": C(
+        lambda: dict(env=soare_env(), rng=rng(), deltas=0.1, max_samples=_GLR_CAP),
+        {"env": _env_bad(), "rng": "rng", "deltas": _DELTAS_BAD, "max_samples": "count",
+         "alpha": "pos", "first_phase": [2, -1, None, "0", 0.5]}, ("env", "rng")),
+    "bai.algorithms.xy_adaptive_code.xy_adaptive_code_runs": C(
+        lambda: dict(env=soare_env(), n_runs=1, rng=rng(), deltas=0.1, max_samples=_GLR_CAP),
+        {"env": _env_bad(), "n_runs": "count", "rng": "rng", "deltas": _DELTAS_BAD},
+        ("env", "n_runs", "rng")),
+    "bai.algorithms.round_robin.round_robin_runs": C(
+        _glr_runs_kw(), {**_GLR_RUNS_BAD, "threshold": [*_THR_BAD, "mixture"],
+                         "generators": [3, "g", [None]]}, ("env", "n_runs", "rng")),
+    "bai.studies.wang2021_fws.table1_task": C(_task("wang2021_fws", "table1", i=7),
+                                              {"rng": "rng", "rule": "choice",
+                                               "instance": "choice", "batch": "count"}),
+    "bai.studies.wang2021_fws.thresholding_task": C(_task("wang2021_fws", "thresholding", i=2),
+                                                    {"rng": "rng", "rule": "choice",
+                                                     "batch": "count"}),
+    "bai.studies.wang2021_fws.unstructured_task": C(_task("wang2021_fws", "unstructured", i=3),
+                                                    {"rng": "rng", "rule": "choice",
+                                                     "batch": "count"}),
+    "bai.studies.wang2021_fws.table1_instance": C(_m(instance="2e1"), {"instance": "choice"},
+                                                  ("instance",)),
+    "bai.studies.wang2021_fws.t_star": C(_m(instance="2e1"), {"instance": "choice"},
+                                         ("instance",)),
+    "bai.studies.wang2021_fws.slope_bound": C(_m(instance="2e1"), {"instance": "choice"},
+                                              ("instance",)),
+    "bai.studies.wang2021_fws.reading_args": C(_m(rd="printed"), {"rd": "choice"}, ("rd",)),
+    "bai.studies.wang2021_fws.prop1_table": C(_m(n_points=1), {"n_points": "count"},
+                                              ("n_points",)),
+    "bai.studies.wang2021_fws.metric_drift": C(_m(steps=60), {"steps": "count"}, ("steps",)),
+    "bai.studies.wang2021_fws.table1_configs": C(_pc("wang2021_fws"), {"P": _BADP}),
+})
+_WANG_KERNEL = ("numba-compiled kernel called on validated state; its checked face is {}")
+EXEMPT.update({
+    "bai.algorithms.fws_code.FWSCodeResult": _RESULT,
+    "bai.algorithms.lazy_tas_code.LazyTaSCodeResult": _RESULT,
+    "bai.algorithms.lingame_c.LinGameCResult": _RESULT,
+    "bai.algorithms.xy_adaptive_code.XYAdaptiveCodeResult": _RESULT,
+    "bai.algorithms.fws_code.code_alternatives": _WANG_KERNEL.format("fws_code"),
+    "bai.algorithms.fws_code.code_metric_step": _WANG_KERNEL.format("fws_code and oracle_code"),
+    "bai.algorithms.code_protocol.code_alternatives": _WANG_KERNEL.format("fws_code"),
+    "bai.algorithms.code_protocol.code_metric_step": _WANG_KERNEL.format("fws_code"),
+    "bai.algorithms.code_protocol.run_protocol": "the shared loop of fws_code, lazy_tas_code and "
+                                                 "lingame_c, their checked faces",
+    **{f"bai.studies.wang2021_fws.{n}": _PRESENT for n in (
+        "table1_runs", "cells", "column_table", "lb_table", "fit_table", "bc_slope",
+        "other_runs", "record_table1_claims", "record_other_claims", "claims_view",
+        "closing_note", "texts", "verdict_texts", "run_time_text", "plot_table1", "plot_errata", "plot_lt",
+        "plot_other")},
+    "bai.studies.wang2021_fws.thresholding_instance": "no arguments",
+    "bai.studies.wang2021_fws.unstructured_instance": "no arguments",
+    "bai.studies.wang2021_fws.other_t_star": "no arguments",
+    "bai.studies.wang2021_fws.practical_time": "a root of a formula of the chapter: T* and delta "
+                                               "come from the study's own instances",
+})
+
+
 # ---------------------------------------------------------------------------------------------
 # issue 28: queries, thresholds and stopping rules as objects, the engine, LinGIFA
 # ---------------------------------------------------------------------------------------------
