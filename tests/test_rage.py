@@ -330,3 +330,12 @@ def test_fig1b_code_rows_are_alternatives_and_the_printed_rows_not_comparable():
     assert nc.role == "printed" and nc.verdict == NOT_COMPARABLE
     (claim,) = [c for c in led.paper_claims() if c["id"] == "rage.fig1b.lingape_linear_in_arms"]
     assert claim["verdict"] == "not comparable" and len(claim["beneath"]) == 1
+
+
+def test_theorem2_terms_reuse_rages_design_values_exactly():
+    env = _transductive(6, 0.3)
+    res = RG.rage_runs(env, 3, np.random.default_rng(4))
+    known = res.info["design_values"]
+    assert tuple(range(6)) in known
+    assert RG.theorem2_terms(env.X, env.Z, env.theta, 0.05, 0.1, rho_values=known) == \
+        RG.theorem2_terms(env.X, env.Z, env.theta, 0.05, 0.1)

@@ -333,7 +333,8 @@ def rage_runs(env, n_runs: int, rng, *, delta: float = 0.05, epsilon: float = 0.
               max_samples: int = 10**15, keep_sets: bool = False) -> RunsResult:
     r"""``n_runs`` independent RAGE runs (one generator, designs shared through a cache keyed by
     the active set) as a :class:`bai.algorithms.common.RunsResult`; ``info`` holds the rounds,
-    the :math:`N_t` and active-set sizes per run, and the number of distinct designs solved;
+    the :math:`N_t` and active-set sizes per run, the number of distinct designs solved and their
+    values :math:`\rho` by active set (``design_values``, keyed by the sorted item indices);
     with ``keep_sets`` also each run's active sets :math:`\hat{\mathcal Z}_t` and the survivors
     of its last round (``info["active_sets"]``: per run, one index array per round and one more)."""
     n_runs = check_int(n_runs, "n_runs", minimum=1)
@@ -348,7 +349,8 @@ def rage_runs(env, n_runs: int, rng, *, delta: float = 0.05, epsilon: float = 0.
             "round_sizes": [o.round_sizes for o in out],
             "active_sizes": [o.active_sizes for o in out],
             "n_designs": len(setup._designs),
-            "first_design": setup.design(np.arange(setup.n_items))[0]}
+            "first_design": setup.design(np.arange(setup.n_items))[0],
+            "design_values": {tuple(sorted(k)): v[1] for k, v in setup._designs.items()}}
     if keep_sets:
         info["active_sets"] = [o.active_sets + [np.array([o.recommendation])
                                                 if o.stopped else np.array([], dtype=int)]
@@ -382,7 +384,7 @@ def theorem2_bound(X, Z, theta, delta: float, epsilon: float = 0.1, *,
 
 
 def theorem2_terms(X, Z, theta, delta: float, epsilon: float = 0.1, *,
-                   support_size: int | None = None) -> list:
+                   support_size: int | None = None, rho_values: dict | None = None) -> list:
     r"""The terms of Theorem 2's phase-sum bound on RAGE's sample count (holds w.p.
     :math:`\ge1-\delta`), one per round :math:`t` (Lemma 2's bound on :math:`N_t`, given that
     :math:`\hat{\mathcal Z}_t\subseteq\mathcal S_t`):
@@ -396,7 +398,10 @@ def theorem2_terms(X, Z, theta, delta: float, epsilon: float = 0.1, *,
     Caratheodory bound :math:`\min(|\mathcal X|, r(r+1)/2+1)`, :math:`r` the rank of
     :math:`\mathcal X` (the largest support RAGE's rounding may face). Rounds with
     :math:`|\mathcal S_t|=1` have the term 0 (RAGE has stopped). Requires :math:`\max_z\Delta(z)\le2` (the
-    theorem's assumption), else ``ValueError``.
+    theorem's assumption), else ``ValueError``. Each distinct :math:`\rho(\mathcal Y(\mathcal S_t))`
+    is solved once; ``rho_values`` (e.g. :func:`rage_runs`' ``info["design_values"]``, solved on
+    the same coordinates, so the same numbers) supplies those already known, keyed by the sorted
+    item indices.
     """
     X = as_matrix(X, "X", min_rows=1)
     Z = as_matrix(Z, "Z", min_rows=2, n_cols=X.shape[1])
@@ -413,12 +418,16 @@ def theorem2_terms(X, Z, theta, delta: float, epsilon: float = 0.1, *,
     if support_size is None:
         support_size = min(X.shape[0], rank * (rank + 1) // 2 + 1)
     r = r_epsilon(support_size, epsilon)
+    known = {} if rho_values is None else dict(rho_values)
     terms = []
     for t, S in enumerate(ideal_active_sets(Z, theta), start=1):
         if S.size < 2:
             terms.append(0)
             continue
-        rho_t = solve_design(Xr, PairwiseDifferences(Zr[S])).value
+        key = tuple(int(i) for i in S)
+        if key not in known:
+            known[key] = solve_design(Xr, PairwiseDifferences(Zr[S])).value
+        rho_t = known[key]
         n = 2.0 * 4.0**t * rho_t * (1.0 + epsilon) * rage_log_term(t**2 * Z.shape[0] ** 2, delta)
         terms.append(max(int(math.ceil(n)), r))
     return terms

@@ -85,16 +85,18 @@ SPREAD_SETTINGS = {
 
 #: Each task runs ``n_runs`` runs of every method itself (they share the instance's designs): the
 #: grid has one replication of each configuration. ``alphas`` (the worked example of Sec. 3.1 and
-#: Lemma 1) lie in the paper's range [0, 0.1); ``fig1b_spread`` is Fig. 1b's reading of the
-#: angles (``"code"``: the authors' code, an alternative; ``"variance"``: the printed one, which
-#: LinGapE cannot run at these n).
+#: Lemma 1) lie in the paper's range [0, 0.1); the worked example, not an experiment of the
+#: paper and cheap, gets ``ex31_runs`` runs per point (the SE of its slopes). ``fig1b_spread``
+#: is Fig. 1b's reading of the angles (``"code"``: the authors' code, an alternative;
+#: ``"variance"``: the printed one, which LinGapE cannot run at these n). Theorem 2's bound is
+#: computed on Fig. 1d up to ``thm2_1d_max`` (it reuses RAGE's designs).
 PROFILES = {
     "ci": {
         "seed": 2019, "n_jobs": 1,
         "n_runs": 3, "n_instances": 3, "lingape_runs_1a": 2,
         "fig1a_d": [3, 5], "fig1b_n": [200, 400], "fig1c_n": [30, 60], "fig1d_d": [10, 20],
         "fig2a_D": [3, 4], "thm2_1d_max": 20, "fig1b_spread": "code",
-        "alphas": [0.08, 0.04], "ex31_d": [4, 8], "ex31_alpha": 0.04,
+        "alphas": [0.08, 0.04], "ex31_d": [4, 8], "ex31_alpha": 0.04, "ex31_runs": 3,
         "prop1_d": [4, 8, 12], "cvxpy_max_K": 20,
     },
     "paper": {
@@ -104,8 +106,9 @@ PROFILES = {
         "fig1b_n": [10000, 15000, 20000, 25000, 30000],
         "fig1c_n": [250, 500, 1000, 1500, 2000],
         "fig1d_d": [40, 80, 120, 160],
-        "fig2a_D": [3, 4, 5, 6], "thm2_1d_max": 40, "fig1b_spread": "code",
+        "fig2a_D": [3, 4, 5, 6], "thm2_1d_max": 160, "fig1b_spread": "code",
         "alphas": [0.08, 0.04, 0.02, 0.01], "ex31_d": [4, 8, 16, 32], "ex31_alpha": 0.04,
+        "ex31_runs": 100,
         "prop1_d": [4, 8, 12, 16, 20], "cvxpy_max_K": 40,
     },
 }
@@ -263,7 +266,8 @@ def task(rng, *, fig, x, instance, n, seed, lingape_runs_1a, thm2_1d_max,
     out["lb"] = (res["XY-oracle"].info["design_value"] * LB_FACTOR if "XY-oracle" in res
                  else lower_bound(env))
     if thm2:
-        terms = RG.theorem2_terms(env.X, env.Z, env.theta, DELTA, EPSILON)
+        terms = RG.theorem2_terms(env.X, env.Z, env.theta, DELTA, EPSILON,
+                                  rho_values=res["RAGE"].info["design_values"])
         out["thm2"] = float(sum(terms))
         out["thm2_terms"] = [int(v) for v in terms]
         out["events_RAGE"] = _good_events(res["RAGE"], env, terms)
@@ -518,16 +522,17 @@ def rounding_summary(rounding: pd.DataFrame) -> str:
 def worked_example(P) -> pd.DataFrame:
     r"""Sec. 3.1's example (d = 8): RAGE against the static design on :math:`\mathcal Y(\mathcal X)`
     (RAGE's first-round design) as :math:`\alpha` shrinks; ``n_runs`` runs each, generators
-    seeded by ``[seed, 31 or 32, 1000 alpha]``. Means with their standard errors, and the runs
-    of RAGE that keep more than :math:`e_1` and :math:`z'` after round 1."""
-    check_params(P, ('alphas', 'n_runs', 'seed'))
+    seeded by ``[seed, 31 or 32, 1000 alpha]``, ``ex31_runs`` runs each. Means with their
+    standard errors, and the runs of RAGE that keep more than :math:`e_1` and :math:`z'` after
+    round 1."""
+    check_params(P, ('alphas', 'ex31_runs', 'seed'))
     rows = []
     for alpha in P["alphas"]:
         env = instances.soare_benchmark(8, omega=alpha, scale=1.0)
         psi = designs.psi_star(env.X, env.theta)
         key = int(round(alpha * 1000))
-        ra = METHODS["RAGE"](env, P["n_runs"], np.random.default_rng([P["seed"], 31, key]), None)
-        st = METHODS["XY-static"](env, P["n_runs"], np.random.default_rng([P["seed"], 32, key]),
+        ra = METHODS["RAGE"](env, P["ex31_runs"], np.random.default_rng([P["seed"], 31, key]), None)
+        st = METHODS["XY-static"](env, P["ex31_runs"], np.random.default_rng([P["seed"], 32, key]),
                                   ra.info["first_design"])
         a, b = ra.stopping_time, st.stopping_time
         sa, sb = a.std(ddof=1) / np.sqrt(a.size), b.std(ddof=1) / np.sqrt(b.size)
@@ -545,14 +550,14 @@ def worked_example(P) -> pd.DataFrame:
 
 def worked_example_d(P) -> pd.DataFrame:
     r"""Sec. 3.1's example at :math:`lpha` = ``ex31_alpha`` for d in ``ex31_d``: RAGE against
-    the static design on :math:`\mathcal Y(\mathcal X)`, ``n_runs`` runs each, generators seeded
-    by ``[seed, 33 or 34, d]``; means with their standard errors."""
-    check_params(P, ('ex31_d', 'ex31_alpha', 'n_runs', 'seed'))
+    the static design on :math:`\mathcal Y(\mathcal X)`, ``ex31_runs`` runs each, generators
+    seeded by ``[seed, 33 or 34, d]``; means with their standard errors."""
+    check_params(P, ('ex31_d', 'ex31_alpha', 'ex31_runs', 'seed'))
     rows = []
     for d in P["ex31_d"]:
         env = instances.soare_benchmark(d, omega=P["ex31_alpha"], scale=1.0)
-        ra = METHODS["RAGE"](env, P["n_runs"], np.random.default_rng([P["seed"], 33, d]), None)
-        st = METHODS["XY-static"](env, P["n_runs"], np.random.default_rng([P["seed"], 34, d]),
+        ra = METHODS["RAGE"](env, P["ex31_runs"], np.random.default_rng([P["seed"], 33, d]), None)
+        st = METHODS["XY-static"](env, P["ex31_runs"], np.random.default_rng([P["seed"], 34, d]),
                                   ra.info["first_design"])
         a, b = ra.stopping_time, st.stopping_time
         sa, sb = a.std(ddof=1) / np.sqrt(a.size), b.std(ddof=1) / np.sqrt(b.size)
