@@ -55,12 +55,13 @@ __all__ = ["PROFILES", "SETTINGS", "DELTA", "EPSILON", "ALPHA", "LB_FACTOR", "CT
            "FIG_METHODS", "STUDY", "make_env", "lower_bound", "task", "figure_configs",
            "grid_overview", "psi_check", "prop1_table", "prop1_claim", "inv_gauge",
            "lemma1_table", "lemma1_claims", "rounding_table", "rounding_claims",
-           "rounding_summary", "worked_example", "worked_example_d", "ex31_claims", "spread_table", "spread_claims",
-           "LEMMA1_SCALES",
+           "rounding_summary", "worked_example", "worked_example_d", "ex31_claims",
+           "spread_table", "spread_claims", "LEMMA1_SCALES",
            "printed_1b_table", "fig1b_printed_reason", "tidy_runs", "summary", "pivot",
            "figure_table", "ratio", "loglog_slope", "timing", "error_table",
            "ratio_to_lower_bound", "figure_claims", "error_claims", "psi_bound",
-           "bounds_claims", "lemma23_claims", "key_table", "thm2_line", "n_line", "plot_figure", "fig2b_summary",
+           "bounds_claims", "lemma23_claims", "key_table", "thm2_line", "n_line", "plot_figure",
+           "fig2b_summary",
            "plot_fig2b"]
 
 #: Common settings of Sec. 5 and App. F (:data:`bai.reported.fiez2019.VALUES`).
@@ -74,7 +75,8 @@ LB_FACTOR = math.log(1 / (REP.VALUES["thm1_constant"]["factor"] * DELTA))
 CTR_SCALE = 10.0
 #: Cap on a run's pulls (the defaults of ``rage_runs`` and ``alba_runs``: never reached).
 MAX_SAMPLES = 10**15
-#: The computation's settings of the paper's printed reading (:data:`bai.reported.fiez2019.READINGS`).
+#: The computation's settings of the paper's printed reading
+#: (:data:`bai.reported.fiez2019.READINGS`).
 PRINTED_SETTINGS = dict(REP.PRINTED_SETTINGS)
 #: Fig. 1b's angle spreads (``instances.many_arms``) -> the settings they run under: the printed
 #: variance reading, or the authors' code (an alternative reading).
@@ -889,7 +891,8 @@ def bounds_claims(runs: pd.DataFrame) -> list[dict]:
         if len(t):
             bad = (~t["correct"].astype(bool)) | (t["samples"] > t["thm2"])
             rows.append(dict(id="rage.thm2.bound.{fig}", fig=fig, failures=int(bad.sum()),
-                             runs=int(len(t)), largest_ratio=float((t["samples"] / t["thm2"]).max()),
+                             runs=int(len(t)),
+                             largest_ratio=float((t["samples"] / t["thm2"]).max()),
                              settings=_settings_of(runs, fig)))
     for fig in ["1a", "1b", "1c", "1d"]:
         t = ra[ra["fig"] == fig]
