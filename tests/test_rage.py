@@ -232,3 +232,110 @@ def test_alba_arguments():
         RG.alba(_small_linear(), None)
     out = RG.alba(soare_benchmark(2), np.random.default_rng(0), max_steps=3)
     assert not out.stopped and out.rounds == 3 and out.recommendation == -1
+
+
+# ---------------------------------------------------------------------------------------------
+# Theorem 2's terms, Lemma 2's events, ALBA's designs per span
+# ---------------------------------------------------------------------------------------------
+
+
+def test_theorem2_terms_sum_to_the_bound_and_keep_sets_records_the_rounds():
+    env = _transductive(6, 0.3)
+    terms = RG.theorem2_terms(env.X, env.Z, env.theta, 0.05, 0.1)
+    assert sum(terms) == RG.theorem2_bound(env.X, env.Z, env.theta, 0.05, 0.1)
+    assert len(terms) == len(RG.ideal_active_sets(env.Z, env.theta))
+    res = RG.rage_runs(env, 4, np.random.default_rng(2), keep_sets=True)
+    plain = RG.rage_runs(env, 4, np.random.default_rng(2))
+    assert np.array_equal(res.stopping_time, plain.stopping_time)   # same draws
+    for sets, sizes, rec in zip(res.info["active_sets"], res.info["active_sizes"],
+                                res.recommendation):
+        assert [len(s) for s in sets[:-1]] == sizes
+        assert sets[-1].tolist() == [rec]
+    with pytest.raises(TypeError, match="keep_sets"):
+        RG.rage_runs(env, 1, np.random.default_rng(0), keep_sets="yes")
+
+
+def test_good_events_hold_on_an_easy_instance_and_fail_when_the_bound_is_zero():
+    from bai.studies import fiez2019_rage as S
+
+    env = soare_benchmark(3)
+    res = RG.rage_runs(env, 5, np.random.default_rng(1), keep_sets=True)
+    terms = RG.theorem2_terms(env.X, env.Z, env.theta, 0.05, 0.1)
+    events = S._good_events(res, env, terms)
+    assert all(len(e) == n for e, n in zip(events, res.info["rounds"]))
+    assert all(all(e) for e in events)
+    assert not any(any(e) for e in S._good_events(res, env, [0] * len(terms)))
+
+
+def test_alba_solves_one_design_per_span():
+    env = soare_benchmark(4)
+    res = RG.alba_runs(env, 6, np.random.default_rng(3), delta=0.1)
+    assert res.correct.all()
+    # active sets that span R^d share the first design: a handful of solves for six runs
+    assert res.info["n_designs"] <= 1 + env.d * 3
+
+
+# ---------------------------------------------------------------------------------------------
+# The chapter's measurements (bai.studies.fiez2019_rage)
+# ---------------------------------------------------------------------------------------------
+
+
+def test_loglog_slope_and_its_standard_error():
+    from bai.studies import fiez2019_rage as S
+
+    x = np.array([1.0, 2.0, 4.0])
+    slope, se = S.loglog_slope(x, 3.0 * x**1.5, 0.03 * x**1.5)
+    assert slope == pytest.approx(1.5) and se == pytest.approx(0.01 * np.sqrt(2) / (2 * np.log(2)))
+    assert S.loglog_slope(x, x)[1] == 0.0
+    with pytest.raises(ValueError, match="positive"):
+        S.loglog_slope(x, -x)
+
+
+def test_paired_ratio_uses_the_covariance():
+    from bai.studies import fiez2019_rage as S
+
+    rng = np.random.default_rng(0)
+    b = rng.uniform(1, 10, 50)
+    q, se = S._paired_ratio(2 * b, b)        # perfectly paired: no uncertainty in the ratio
+    assert q == pytest.approx(2.0) and se == pytest.approx(0.0, abs=1e-12)
+    q2, se2 = S._paired_ratio(2 * b + rng.normal(0, 1, 50), b)
+    assert se2 > 0
+
+
+def test_lemma1_printed_lower_bound_fails_on_longer_arms_and_the_squared_one_holds():
+    from bai.studies import fiez2019_rage as S
+
+    t = S.lemma1_table({"alphas": [0.05]})
+    rows = {r["id"] + r.get("norm", ""): r for r in S.lemma1_claims(t)}
+    printed = rows["rage.lemma1.lower.{norm}max-norm"]
+    squared = rows["rage.lemma1.lower.{norm}max-norm-squared"]
+    assert printed["value"] > 1.5 and squared["value"] <= 1.0 + 1e-9
+    assert rows["rage.lemma1.upper"]["value"] <= 1.0 + 1e-9
+    assert rows["rage.lemma1.singleton"]["value"] == pytest.approx(1.0, abs=1e-6)
+    led = S.STUDY.ledger()
+    assert led.check(**printed).role == "printed"
+    assert led.check(**squared).role == "alternative"
+
+
+def test_fig1b_code_rows_are_alternatives_and_the_printed_rows_not_comparable():
+    from bai.claims import NOT_COMPARABLE
+    from bai.studies import fiez2019_rage as S
+
+    led = S.STUDY.ledger()
+    row = led.check("rage.fig1b.lingape_linear_in_arms", value=0.02, se=0.01,
+                    settings=S.SPREAD_SETTINGS["code"])
+    assert row.role == "alternative" and row.reading == "fig. 1b as coded"
+    nc = led.check("rage.fig1b.lingape_linear_in_arms.printed", reason="cannot be run",
+                   settings=S.PRINTED_SETTINGS)
+    assert nc.role == "printed" and nc.verdict == NOT_COMPARABLE
+    (claim,) = [c for c in led.paper_claims() if c["id"] == "rage.fig1b.lingape_linear_in_arms"]
+    assert claim["verdict"] == "not comparable" and len(claim["beneath"]) == 1
+
+
+def test_theorem2_terms_reuse_rages_design_values_exactly():
+    env = _transductive(6, 0.3)
+    res = RG.rage_runs(env, 3, np.random.default_rng(4))
+    known = res.info["design_values"]
+    assert tuple(range(6)) in known
+    assert RG.theorem2_terms(env.X, env.Z, env.theta, 0.05, 0.1, rho_values=known) == \
+        RG.theorem2_terms(env.X, env.Z, env.theta, 0.05, 0.1)

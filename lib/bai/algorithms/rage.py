@@ -81,7 +81,8 @@ from ..validation import check_rng, as_matrix, as_vector, check_delta, check_int
 from ..reported.fiez2019 import VALUES as _FIEZ_VALUES
 from .common import RunResult, RunsResult
 
-__all__ = ["RAGEResult", "rage", "rage_runs", "theorem2_bound", "ideal_active_sets", "alba",
+__all__ = ["RAGEResult", "rage", "rage_runs", "theorem2_bound", "theorem2_terms",
+           "ideal_active_sets", "alba",
            "alba_runs", "xy_phased", "xy_phased_runs", "PHASED_KINDS", "PHASED_GAMMA",
            "SOLVERS", "READINGS", "r_epsilon", "round_size"]
 
@@ -329,23 +330,32 @@ def rage(env, rng, *, delta: float = 0.05, epsilon: float = 0.1, solver: str = "
 
 def rage_runs(env, n_runs: int, rng, *, delta: float = 0.05, epsilon: float = 0.1,
               solver: str = "fast", reading: str = "paper", max_rounds: int = 64,
-              max_samples: int = 10**15) -> RunsResult:
-    """``n_runs`` independent RAGE runs (one generator, designs shared through a cache keyed by
+              max_samples: int = 10**15, keep_sets: bool = False) -> RunsResult:
+    r"""``n_runs`` independent RAGE runs (one generator, designs shared through a cache keyed by
     the active set) as a :class:`bai.algorithms.common.RunsResult`; ``info`` holds the rounds,
-    the :math:`N_t` and active-set sizes per run, and the number of distinct designs solved."""
+    the :math:`N_t` and active-set sizes per run, the number of distinct designs solved and their
+    values :math:`\rho` by active set (``design_values``, keyed by the sorted item indices);
+    with ``keep_sets`` also each run's active sets :math:`\hat{\mathcal Z}_t` and the survivors
+    of its last round (``info["active_sets"]``: per run, one index array per round and one more)."""
     n_runs = check_int(n_runs, "n_runs", minimum=1)
     setup = _Setup(env, delta, epsilon, solver, reading)
     check_rng(rng)
     max_rounds = check_int(max_rounds, "max_rounds", minimum=1)
     max_samples = check_int(max_samples, "max_samples", minimum=1)
-    out = [_run(setup, rng, max_rounds, max_samples, False) for _ in range(n_runs)]
-    return RunsResult.from_runs(
-        f"RAGE ({reading}, {solver})", out,
-        info={"rounds": np.array([o.rounds for o in out]),
-              "round_sizes": [o.round_sizes for o in out],
-              "active_sizes": [o.active_sizes for o in out],
-              "n_designs": len(setup._designs),
-              "first_design": setup.design(np.arange(setup.n_items))[0]})
+    if not isinstance(keep_sets, (bool, np.bool_)):
+        raise TypeError(f"keep_sets must be a bool, got {type(keep_sets).__name__}")
+    out = [_run(setup, rng, max_rounds, max_samples, bool(keep_sets)) for _ in range(n_runs)]
+    info = {"rounds": np.array([o.rounds for o in out]),
+            "round_sizes": [o.round_sizes for o in out],
+            "active_sizes": [o.active_sizes for o in out],
+            "n_designs": len(setup._designs),
+            "first_design": setup.design(np.arange(setup.n_items))[0],
+            "design_values": {tuple(sorted(k)): v[1] for k, v in setup._designs.items()}}
+    if keep_sets:
+        info["active_sets"] = [o.active_sets + [np.array([o.recommendation])
+                                                if o.stopped else np.array([], dtype=int)]
+                               for o in out]
+    return RunsResult.from_runs(f"RAGE ({reading}, {solver})", out, info=info)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -369,18 +379,29 @@ def ideal_active_sets(Z, theta) -> list:
 
 def theorem2_bound(X, Z, theta, delta: float, epsilon: float = 0.1, *,
                    support_size: int | None = None) -> float:
-    r"""Theorem 2's phase-sum bound on RAGE's sample count (holds w.p. :math:`\ge1-\delta`):
+    r"""Theorem 2's phase-sum bound: the sum of :func:`theorem2_terms` (see there)."""
+    return float(sum(theorem2_terms(X, Z, theta, delta, epsilon, support_size=support_size)))
+
+
+def theorem2_terms(X, Z, theta, delta: float, epsilon: float = 0.1, *,
+                   support_size: int | None = None, rho_values: dict | None = None) -> list:
+    r"""The terms of Theorem 2's phase-sum bound on RAGE's sample count (holds w.p.
+    :math:`\ge1-\delta`), one per round :math:`t` (Lemma 2's bound on :math:`N_t`, given that
+    :math:`\hat{\mathcal Z}_t\subseteq\mathcal S_t`):
 
     .. math:: \sum_{t=1}^{\lceil\log_2(4/\Delta_{\min})\rceil}\max\Big\{\Big\lceil2(2^t)^2
        \rho(\mathcal Y(\mathcal S_t))(1+\epsilon)\log\frac{t^2|\mathcal Z|^2}{\delta}\Big\rceil,\
        r(\epsilon)\Big\}
 
-    with exact :math:`\rho` (:func:`bai.designs.solve_design`); rounds with
-    :math:`|\mathcal S_t|=1` contribute nothing (RAGE has stopped). ASSUMED:
+    with exact :math:`\rho` (:func:`bai.designs.solve_design`). ASSUMED:
     :math:`r(\epsilon)=\lceil2p/\epsilon\rceil` with ``support_size`` :math:`p`, by default the
     Caratheodory bound :math:`\min(|\mathcal X|, r(r+1)/2+1)`, :math:`r` the rank of
-    :math:`\mathcal X` (the largest support RAGE's rounding may face). Requires
-    :math:`\max_z\Delta(z)\le2` (the theorem's assumption), else ``ValueError``.
+    :math:`\mathcal X` (the largest support RAGE's rounding may face). Rounds with
+    :math:`|\mathcal S_t|=1` have the term 0 (RAGE has stopped). Requires :math:`\max_z\Delta(z)\le2` (the
+    theorem's assumption), else ``ValueError``. Each distinct :math:`\rho(\mathcal Y(\mathcal S_t))`
+    is solved once; ``rho_values`` (e.g. :func:`rage_runs`' ``info["design_values"]``, solved on
+    the same coordinates, so the same numbers) supplies those already known, keyed by the sorted
+    item indices.
     """
     X = as_matrix(X, "X", min_rows=1)
     Z = as_matrix(Z, "Z", min_rows=2, n_cols=X.shape[1])
@@ -397,14 +418,19 @@ def theorem2_bound(X, Z, theta, delta: float, epsilon: float = 0.1, *,
     if support_size is None:
         support_size = min(X.shape[0], rank * (rank + 1) // 2 + 1)
     r = r_epsilon(support_size, epsilon)
-    total = 0
+    known = {} if rho_values is None else dict(rho_values)
+    terms = []
     for t, S in enumerate(ideal_active_sets(Z, theta), start=1):
         if S.size < 2:
+            terms.append(0)
             continue
-        rho_t = solve_design(Xr, PairwiseDifferences(Zr[S])).value
+        key = tuple(int(i) for i in S)
+        if key not in known:
+            known[key] = solve_design(Xr, PairwiseDifferences(Zr[S])).value
+        rho_t = known[key]
         n = 2.0 * 4.0**t * rho_t * (1.0 + epsilon) * rage_log_term(t**2 * Z.shape[0] ** 2, delta)
-        total += max(int(math.ceil(n)), r)
-    return float(total)
+        terms.append(max(int(math.ceil(n)), r))
+    return terms
 
 
 # ---------------------------------------------------------------------------------------------
@@ -432,9 +458,15 @@ class _AlbaSetup:
         self.best = int(np.argmax(v))
         self.L = float(np.linalg.norm(env.theta))
         self._designs: dict = {}
+        self._span_designs: dict = {}
 
     def design(self, active):
-        """G-optimal design over the arms in span(active arms), in that span's coordinates."""
+        r"""G-optimal design over the arms in span(active arms), in that span's coordinates.
+
+        The design depends on the active arms only through their span (the arms lying in it):
+        it is solved once per span (the first active set with that span gives the coordinates)
+        and looked up by active set, then by span. Active sets that span all of
+        :math:`\mathbb R^d` (most of them) share one design."""
         key = frozenset(active.tolist())
         out = self._designs.get(key)
         if out is None:
@@ -442,11 +474,15 @@ class _AlbaSetup:
             U = _basis(X[active])
             resid = np.linalg.norm(X - (X @ U) @ U.T, axis=1)
             span = np.flatnonzero(resid <= 1e-9 * (1.0 + np.linalg.norm(X, axis=1)))
-            Xs = X[span] @ U
-            lam = np.zeros(X.shape[0])
-            g = np.clip(solve_design(Xs, Xs).design, 0.0, None)
-            lam[span] = g / g.sum()   # exactly on the simplex (multinomial draws need it)
-            out = lam
+            skey = span.tobytes()
+            out = self._span_designs.get(skey)
+            if out is None:
+                Xs = X[span] @ U
+                lam = np.zeros(X.shape[0])
+                g = np.clip(solve_design(Xs, Xs).design, 0.0, None)
+                lam[span] = g / g.sum()   # exactly on the simplex (multinomial draws need it)
+                out = lam
+                self._span_designs[skey] = out
             self._designs[key] = out
         return out
 
@@ -540,7 +576,8 @@ def alba_runs(env, n_runs: int, rng, *, delta: float = 0.05, max_steps: int = 10
     out = [_alba_run(setup, rng, max_steps, max_samples) for _ in range(n_runs)]
     return RunsResult.from_runs(
         "ALBA (Y-ElimTil)", out,
-        info={"steps": np.array([o.rounds for o in out]), "n_designs": len(setup._designs)})
+        info={"steps": np.array([o.rounds for o in out]),
+              "n_designs": len(setup._span_designs)})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -685,7 +722,7 @@ def xy_phased_runs(env, n_runs: int, rng, *, kind: str = "static", delta: float 
         sums[rows] += _sub_sums(env, inc, supp, rng)
         total[rows] += n_t
         phases[rows] = k
-        A = np.einsum("rk,ki,kj->rij", counts[rows].astype(float), Xs, Xs)
+        A = np.matmul(Xs.T * counts[rows, None, :].astype(float), Xs)   # (R', r, r) by BLAS
         ev = np.linalg.eigvalsh(A)
         ok = ev[:, 0] > 1e-9 * np.maximum(ev[:, -1], 1e-300)
         if not ok.any():
@@ -699,7 +736,7 @@ def xy_phased_runs(env, n_runs: int, rng, *, kind: str = "static", delta: float 
         for i, rr in enumerate(rows):
             Dz = Zr[zp[i]] - Zr                                       # (n, r)
             gap = vals[i, zp[i]] - vals[i]
-            w2 = np.einsum("ni,ij,nj->n", Dz, Ainv[i], Dz)
+            w2 = np.sum((Dz @ Ainv[i]) * Dz, axis=1)
             others = np.arange(n_items) != zp[i]
             if np.all((gap[others] >= 0) & (c2 * w2[others] <= gap[others] ** 2)):
                 running[rr] = False
