@@ -122,11 +122,11 @@ def test_compare_and_qualitative_and_not_comparable():
 def test_compare_rejects_bad_values():
     led = C.ClaimsLedger("ch", "paper")
     with pytest.raises(ValueError, match="finite"):
-        led.compare("x", "", source="", paper_value=1.0, value=float("nan"))
+        led.compare("x", "", source="", paper_value=C.Printed(1.0, "Table 1"), value=float("nan"))
     with pytest.raises(ValueError, match="se"):
-        led.compare("x", "", source="", paper_value=1.0, value=1.0, se=-0.1)
+        led.compare("x", "", source="", paper_value=C.Printed(1.0, "Table 1"), value=1.0, se=-0.1)
     with pytest.raises(TypeError, match="rule"):
-        led.compare("x", "", source="", paper_value=1.0, value=1.0, rule="tolerance")
+        led.compare("x", "", source="", paper_value=C.Printed(1.0, "Table 1"), value=1.0, rule="tolerance")
     with pytest.raises(ValueError, match="reason"):
         led.not_comparable("x", "", source="", reason="")
     with pytest.raises(ValueError, match="chapter"):
@@ -136,7 +136,7 @@ def test_compare_rejects_bad_values():
 
 def test_duplicate_id_raises():
     led = C.ClaimsLedger("ch", "paper")
-    led.compare("same", "", source="", paper_value=1.0, value=1.0)
+    led.compare("same", "", source="", paper_value=C.Printed(1.0, "Table 1"), value=1.0)
     with pytest.raises(ValueError, match="'same' is already recorded"):
         led.qualitative("same", "", source="", holds=True, criterion="c")
     assert len(led.claims) == 1
@@ -174,7 +174,7 @@ def test_write_read_round_trip(tmp_path):
 
 def test_section_anchor_is_stored_and_old_files_still_load(tmp_path):
     led = C.ClaimsLedger("soare2014", "Soare et al. 2014")
-    led.compare("a", "x", source="Fig. 4", paper_value=1.0, value=3.0, rule=C.Tolerance(),
+    led.compare("a", "x", source="Fig. 4", paper_value=C.Printed(1.0, "Table 1"), value=3.0, rule=C.Tolerance(),
                 reason="overshoot", section="#phase-lengths")
     led.error_rate("b", "pac", source="Thm 1", failures=0, runs=10, delta=0.1, section="s2")
     led.qualitative("c", "q", source="Fig. 4", holds=False, criterion="c", reason="r")
@@ -191,7 +191,7 @@ def test_section_anchor_is_stored_and_old_files_still_load(tmp_path):
     path.write_text(json.dumps(data))
     assert [c.section for c in C.ClaimsLedger.read(path).claims] == ["", "", "", ""]
     with pytest.raises(TypeError, match="section must be a string"):
-        led.compare("e", "x", source="s", paper_value=1.0, value=1.0, section=3)
+        led.compare("e", "x", source="s", paper_value=C.Printed(1.0, "Table 1"), value=1.0, section=3)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -205,8 +205,8 @@ def _specs():
     return {
         "p.err.{alg}": ClaimSpec("{alg} errs with probability at most delta", "Sec. 6",
                                  ErrorRate(0.05), figure="Fig. 4"),
-        "p.ratio": ClaimSpec("the ratio is about 2", "Fig. 1", Tolerance(rel=0.1), paper_value=2.0),
-        "p.flat": ClaimSpec("flat in d", "Fig. 4", Holds("spread <= 0.5")),
+        "p.ratio": ClaimSpec("the ratio is about 2", "Fig. 1", Tolerance(rel=0.1), paper_value=C.Printed(2.0, "Table 1")),
+        "p.flat": ClaimSpec("flat in d", "Fig. 4", Holds("spread <= 0.5"), role="check"),
         "p.lost": ClaimSpec("bars of Fig. 2", "Fig. 2", NotComparable("the bars are lost")),
         "p.bound": ClaimSpec("below the bound", "Thm 1", AtMost(10.0)),
     }
@@ -285,19 +285,19 @@ def test_rules_and_claims_refuse_nan_and_out_of_range(make, match):
 def _claim_specs():
     S = C.ClaimSpec
     return {
-        "t1.{m}": S("the mean of {m}", "Table 1", Tolerance(rel=0.1), paper_value=100.0,
+        "t1.{m}": S("the mean of {m}", "Table 1", Tolerance(rel=0.1), paper_value=C.Printed(100.0, "Table 1"),
                     claim="t1.{m}", causes="the printed constant"),
         "t1.{m}.alt": S("the mean of {m} with Z = tF", "Table 1", Tolerance(rel=0.1),
-                        paper_value=100.0, claim="t1.{m}", role="alternative",
+                        paper_value=C.Printed(100.0, "Table 1"), claim="t1.{m}", role="alternative",
                         note="Z = tF: contradicts eq. (7) as printed"),
         "t1.{m}.ctrl": S("negative control of {m}", "Table 1", Tolerance(rel=0.1),
-                         paper_value=100.0, claim="t1.{m}", role="evidence",
+                         paper_value=C.Printed(100.0, "Table 1"), claim="t1.{m}", role="evidence",
                          note="negative control: uniform sampling"),
         "thm": S("tau <= bound", "Thm 1", AtMost(1000.0)),
-        "sub": S("real data", "Fig. 5", Tolerance(rel=0.1), paper_value=2.0,
+        "sub": S("real data", "Fig. 5", Tolerance(rel=0.1), paper_value=C.Printed(2.0, "Table 1"),
                  substitute="Open Bandit Dataset in place of Yahoo! R6A"),
         "rates": S("A has a lower error rate than B", "Sec. 5", C.TwoRates("less")),
-        "flat": S("flat in d", "Fig. 1", C.Holds("spread within 2 SE")),
+        "flat": S("flat in d", "Fig. 1", C.Band(-0.1, 0.1)),
         "own": S("the book's stronger statement", "this book", AtMost(2.0), role="check"),
     }
 
@@ -315,7 +315,7 @@ def test_paper_claims_are_the_unit_with_five_computed_verdicts(tmp_path):
     vac = led.check("thm", value=5.0, se=0.1)            # met 192x: a consistency check
     sub = led.check("sub", value=2.05, se=0.01)          # agrees, but on a substitute
     led.check("rates", counts=(0, 300, 6, 300))          # exact: significant
-    led.check("flat", holds=True, inconclusive="the spread's SE is larger than the spread")
+    led.check("flat", value=0.05, se=0.05)                # the interval straddles 0.1
     led.check("own", value=1.0, se=0.1)
     assert vac.role == "check" and vac.verdict == C.HOLDS and "192 times over" in vac.note   # 1000 / (5 + 2 * 0.1)
     assert sub.verdict == NOT_COMPARABLE and sub.details["analogue"] == REPRODUCED

@@ -213,7 +213,7 @@ def test_the_books_own_checks_are_counted_apart(tmp_path):
     a.compare("a1", "the design value is d", source="Thm 1", paper_value=Printed(5, "Thm 1"),
               value=5.0, se=0.01, rule=Tolerance(abs=0.1))
     a.write(folder / "alpha.json")
-    specs = {"c{k}": ClaimSpec("check {k}", "this book", Holds("k is even"))}
+    specs = {"c{k}": ClaimSpec("check {k}", "this book", Holds("k is even"), role="check")}
     b = ClaimsLedger("beta", "the book's solvers", specs=specs, kind="check")
     for k in (2, 4, 5):
         b.check("c{k}", k=k, holds=k % 2 == 0)
@@ -273,7 +273,7 @@ def test_paper_claims_rows_beneath_consistency_checks_and_findings(tmp_path):
         "t1.alt": ClaimSpec("mean 100 with Z = tF", "Table 1", Tolerance(rel=0.1),
                             paper_value=Printed(100.0, "Table 1"), claim="t1", role="alternative",
                             note="Z = tF: contradicts eq. (7)"),
-        "t2": ClaimSpec("mean 50", "Table 1", Tolerance(rel=0.1), paper_value=50.0),
+        "t2": ClaimSpec("mean 50", "Table 1", Tolerance(rel=0.1), paper_value=Printed(50.0, "Table 1")),
         "t2.ctrl": ClaimSpec("uniform", "Table 1", Tolerance(rel=0.1), paper_value=Printed(50.0, "Table 1"),
                              claim="t2", role="evidence", note="negative control"),
         "thm": ClaimSpec("tau <= bound", "Thm 1", AtMost(1e6)),

@@ -130,9 +130,6 @@ VACUITY_CRITERION = (
     "checked against an independent computation are always reproductions: the sign our runs "
     "measure is the claim itself, and a wrong formula misses by far more than the numerical "
     "precision.")
-#: TRANSITIONAL (removed when every paper module conforms, see :func:`spec_problems`): a bare
-#: number as a paper value and a Holds predicate on a paper claim are still accepted.
-_LEGACY = True
 #: One rule per kind of sentence, across the book: ``(the paper says, we measure, rule)``.
 SENTENCE_RULES = (
     ("a printed number", "our mean ± SE",
@@ -339,11 +336,6 @@ def _paper_value(x, name: str):
     number is refused (where the paper prints it is part of the value)."""
     if x is None or isinstance(x, (Printed, Derived, Reference)):
         return x
-    if _LEGACY and isinstance(x, (int, float, np.integer, np.floating)) and \
-            not isinstance(x, bool) and math.isfinite(float(x)):
-        return Printed(float(x), "UNTRACED: not yet given its locator")
-    if _LEGACY and isinstance(x, str) and name == "the spec's paper_value":
-        return None
     if isinstance(x, str):
         raise TypeError(f"{name} must be a Printed or Derived number, or None for a sentence of "
                         f"the paper (the statement holds the text), got the string {x!r}")
@@ -1267,7 +1259,7 @@ class ClaimSpec:
         _check_role(self.role, self.note, f"claim {self.statement[:40]!r}")
         pv = self.paper_value
         if self.role in ("printed", "alternative"):
-            if isinstance(self.rule, Holds) and not _LEGACY:
+            if isinstance(self.rule, Holds):
                 raise ValueError(f"claim {self.statement[:40]!r}: a Holds predicate cannot judge "
                                  f"a paper claim (role {self.role!r}); use a rule on a measured "
                                  f"quantity with its standard error, or make it a book check")
@@ -1444,7 +1436,7 @@ class ClaimsLedger:
                              f"cannot be the paper value of a paper claim (put it in the rule, "
                              f"e.g. AtMost(bound), or make the row a book check)")
         rule = spec.rule
-        if isinstance(rule, Holds) and role in ("printed", "alternative") and not _LEGACY:
+        if isinstance(rule, Holds) and role in ("printed", "alternative"):
             raise ValueError(f"claim {cid!r}: a Holds predicate cannot judge a paper claim "
                              f"(role {role!r}); use a rule on a measured quantity")
         m = self._measurement(rule, cid, value=value, se=se, holds=holds, failures=failures,

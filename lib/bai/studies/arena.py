@@ -63,12 +63,12 @@ CLAIMS = {
     "arena.lb.{alg}": ClaimSpec(
         "{alg}: mean samples >= 2 psi* log(1/(2.4 delta)) on every instance",
         source=f"{SOURCE}; Gaussian lower bound (Soare chapter)",
-        rule=Holds("mean + 2 SE >= the bound in every cell with Gaussian rewards"),
+        role="check", rule=Holds("mean + 2 SE >= the bound in every cell with Gaussian rewards"),
         figure="main table", section="the-main-table"),
     "arena.sweep.lb": ClaimSpec(
         "delta sweep: every delta-correct method's mean is above the lower bound at every delta",
         source=f"{SOURCE}; Gaussian lower bound",
-        rule=Holds("mean + 2 SE >= 2 psi* log(1/(2.4 delta)) in every (instance, method, "
+        role="check", rule=Holds("mean + 2 SE >= 2 psi* log(1/(2.4 delta)) in every (instance, method, "
                    "delta) cell of the sweep"),
         figure="delta sweep", section="sample-complexity-against-delta"),
 }

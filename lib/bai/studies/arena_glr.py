@@ -76,19 +76,19 @@ CLAIMS = {
     "arena.glr.lb": ClaimSpec(
         "GLR part: every mean under the proven threshold is above T* kl(delta, 1-delta)",
         source=f"{SOURCE}; Garivier & Kaufmann 2016, Thm 1",
-        rule=Holds("mean + 2 SE >= T* kl(delta, 1-delta) in every cell of the mixture threshold "
+        role="check", rule=Holds("mean + 2 SE >= T* kl(delta, 1-delta) in every cell of the mixture threshold "
                    "(the oracle left out)"),
         figure="GLR sweep", section="one-stopping-rule-for-all"),
     "arena.glr.best_1e-9": ClaimSpec(
         "Soare benchmark, delta = 1e-9: the best rule under the heuristic threshold has "
         "E[tau] <= 1.5 T* log(1/delta)",
         source=f"{SOURCE}; issue 14's target",
-        rule=Holds("smallest mean ratio E[tau]/(T* log(1/delta)) at delta = 1e-9 <= 1.5"),
+        role="check", rule=Holds("smallest mean ratio E[tau]/(T* log(1/delta)) at delta = 1e-9 <= 1.5"),
         figure="GLR sweep", section="one-stopping-rule-for-all"),
     "arena.glr.slope.{rule}.{instance}": ClaimSpec(
         "{rule} on the {instance} instance: slope of E[tau] in log(1/delta) within 15% of T*",
         source=f"{SOURCE}; the rule's paper proves lim sup E[tau]/log(1/delta) <= T*",
-        rule=Holds("|slope/T* - 1| <= 0.15 (per-run OLS on delta in [1e-9, 1e-3] at the paper "
+        role="check", rule=Holds("|slope/T* - 1| <= 0.15 (per-run OLS on delta in [1e-9, 1e-3] at the paper "
                    "profile, heuristic threshold; mean over runs)"),
         figure="GLR slopes", section="one-stopping-rule-for-all"),
     "arena.glr.fws_paper": ClaimSpec(
@@ -96,7 +96,7 @@ CLAIMS = {
         "fewer samples than Lazy TaS and LinGame",
         source="Wang, Tzeng & Proutière 2021, Sec. 6 (paper not in /work/shared/papers; the "
                "ordering is that of its reference code's experiment, spec §3)",
-        rule=Holds("mean samples of FWS < those of Lazy TaS and of LinGame at delta = 0.01 "
+        role="check", rule=Holds("mean samples of FWS < those of Lazy TaS and of LinGame at delta = 0.01 "
                    "(heuristic threshold, as the paper's code)"),
         figure="GLR sweep", section="one-stopping-rule-for-all"),
 }

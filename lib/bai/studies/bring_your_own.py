@@ -43,14 +43,14 @@ CLAIMS = {
     "byo.faithful": ClaimSpec(
         "A rule written in plain Python stops where the same rule compiled stops",
         source="bai.arena (this book)",
-        rule=Holds("XY-static tracking in plain Python and the compiled xy_tracking: identical "
+        role="check", rule=Holds("XY-static tracking in plain Python and the compiled xy_tracking: identical "
                    "stopping times and recommendations at every delta and both thresholds, on "
                    "every seed"),
         section="is-the-harness-faithful"),
     "byo.compiled_twin": ClaimSpec(
         "A rule compiled with numba stops where its plain-Python twin stops",
         source="bai.algorithms.engine (this book)",
-        rule=Holds("the page's compiled rule and its Python twin: identical stopping times, "
+        role="check", rule=Holds("the page's compiled rule and its Python twin: identical stopping times, "
                    "recommendations and counts at the stop, every delta, on every seed"),
         section="a-compiled-rule"),
 }
