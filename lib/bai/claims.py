@@ -1482,7 +1482,8 @@ class ClaimsLedger:
             return {"counts": list(rule.check_counts(given["counts"]))}
         if isinstance(rule, Holds):
             if given["holds"] is None:
-                raise ValueError(f"claim {cid!r} is a predicate: give holds (a computed bool)")
+                raise TypeError(f"holds must be a bool computed from the results: claim {cid!r} "
+                                f"is a predicate, got holds=None")
             if not isinstance(given["holds"], (bool, np.bool_)):
                 raise TypeError("holds must be a bool computed from the results")
             return {"holds": bool(given["holds"])}
