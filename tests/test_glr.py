@@ -424,7 +424,7 @@ def test_alternative_values_and_gradients_match_numpy_and_finite_differences(see
                 (X.T * w) @ X, A[p]))
 
         Ainv = np.linalg.inv((X.T * w) @ X)
-        sq = np.array([E.piece_norm(eng, p, Ainv, np.empty(3)) for p in range(P)])
+        sq = np.array([E.piece_norm(eng, p, Ainv) for p in range(P)])
         F = np.empty(P)
         assert E.alt_values(eng, sq, F, sigma2)
         g, y, u = np.empty(7), np.empty(3), np.empty(3)

@@ -53,9 +53,9 @@ from ..environments import GaussianLinearBandit
 from ..validation import check_int, check_rng
 from . import stopping as ST
 from .common import RunsResult
-from .glr import (GLRResult, _matvec, _sm_scaled_buf, _sm_update_buf, check_deltas, check_env,
-                  cholesky_small, ctrack, design_inverse, greedy_arm, quad, run_generator,
-                  simulate_runs, spanner, stable_key)
+from .glr import (GLRResult, _matvec, _sm_scaled_buf, _sm_scaled_row, check_deltas, check_env,
+                  cholesky_small, ctrack, design_inverse, greedy_arm, quad, quad_row,
+                  run_generator, simulate_runs, spanner, stable_key)
 
 __all__ = ["Engine", "EngineType", "CompiledRule", "SamplingRule", "RuleState", "simulate",
            "simulate_runs", "run_generator", "stable_key", "register", "RULES", "RuleEntry",
@@ -103,7 +103,7 @@ class Engine(structref.StructRefProxy):
       (:math:`V^{-1}x` of the last pull), ``cz`` (M, :math:`Zu`), ``wk`` (work);
     * the empirical answer and its pieces: ``code`` (the answer's code), per piece ``ph`` (its
       half-space), ``pi``, ``pj``, ``ps``, ``pb`` (normal :math:`a_p=p_s(z_{p_i}-z_{p_j})`,
-      offset :math:`b_p`), ``gap`` (:math:`g_p`), ``sq`` (:math:`\|a_p\|^2_{V^{-1}}`), ``gl``
+      offset :math:`b_p`), ``pv`` (the normals, ``(P, d)``), ``gap`` (:math:`g_p`), ``sq`` (:math:`\|a_p\|^2_{V^{-1}}`), ``gl``
       (GLR), ``act`` (1: active for the sampling rule); ``hq`` (every half-space's denominator,
       when tracked);
     * the stopping rules: ``tkind``, ``logL`` (thresholds, :math:`\log(1/\delta)` sorted
@@ -118,7 +118,7 @@ class Engine(structref.StructRefProxy):
 
 
 FIELDS = ("X", "Z", "true_means", "ii", "ff", "V", "Vinv", "Minv", "S", "theta", "N", "v", "cz",
-          "u", "wk", "code", "ph", "pi", "pj", "ps", "pb", "gap", "sq", "gl", "act", "hq",
+          "u", "wk", "code", "ph", "pi", "pj", "ps", "pb", "pv", "gap", "sq", "gl", "act", "hq",
           "tkind", "logL", "srule", "ptr", "stop_t", "stop_rec", "stop_N", "blow", "esel",
           "efull", "fcnt", "fdec", "utab", "wkind", "wtab")
 structref.define_proxy(Engine, EngineType, list(FIELDS))
@@ -145,11 +145,11 @@ _attr("logdet", lambda eng: eng.ff[LOGDET])
 
 @numba.njit(cache=True)
 def _new_engine(X, Z, true_means, ii, ff, V, Vinv, Minv, S, theta, N, v, cz, u, wk, code, ph, pi,
-                pj, ps, pb, gap, sq, gl, act, hq, tkind, logL, srule, ptr, stop_t, stop_rec,
+                pj, ps, pb, pv, gap, sq, gl, act, hq, tkind, logL, srule, ptr, stop_t, stop_rec,
                 stop_N, blow, esel, efull, fcnt, fdec, utab, wkind, wtab):
     return Engine(X, Z, true_means, ii, ff, V, Vinv, Minv, S, theta, N, v, cz, u, wk, code, ph,
-                  pi, pj, ps, pb, gap, sq, gl, act, hq, tkind, logL, srule, ptr, stop_t, stop_rec,
-                  stop_N, blow, esel, efull, fcnt, fdec, utab, wkind, wtab)
+                  pi, pj, ps, pb, pv, gap, sq, gl, act, hq, tkind, logL, srule, ptr, stop_t,
+                  stop_rec, stop_N, blow, esel, efull, fcnt, fdec, utab, wkind, wtab)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -225,7 +225,7 @@ def _pull(a, y, eng):
         for j in range(d):
             V[i, j] += X[a, i] * X[a, j]
     if ii[MIX]:
-        eng.ff[LOGDET] += math.log1p(_sm_update_buf(eng.Minv, X[a], eng.wk[:d]))
+        eng.ff[LOGDET] += math.log1p(_sm_scaled_row(eng.Minv, X, a, 1.0, eng.wk))
     eng.N[a] += 1
     ii[T] += 1
 
@@ -257,15 +257,18 @@ def piece_dot(eng, p, c):
 
 @numba.njit(cache=True)
 def piece_vector(eng, p, out):
-    """The normal :math:`a_p` of piece ``p`` of the empirical answer, written into ``out``."""
-    return Q.halfspace_vector(eng.ii[KIND], eng.ff[QX], eng.Z, eng.ph[p], out)
+    """The normal :math:`a_p` of piece ``p`` of the empirical answer, copied into ``out`` (it
+    is ``eng.pv[p]``)."""
+    pv = eng.pv
+    for r in range(out.shape[0]):
+        out[r] = pv[p, r]
+    return out
 
 
 @numba.njit(cache=True)
-def piece_norm(eng, p, Ainv, y):
-    r""":math:`\|a_p\|^2_{A^{-1}}` (``y``: a work vector of length d), in O(d²)."""
-    piece_vector(eng, p, y)
-    return quad(Ainv, y)
+def piece_norm(eng, p, Ainv):
+    r""":math:`\|a_p\|^2_{A^{-1}}`, in O(d²)."""
+    return quad_row(Ainv, eng.pv, p)
 
 
 @numba.njit(cache=True, inline="always")
@@ -282,8 +285,9 @@ def _rank_one_pieces(eng, den):
         zb = 0.0
         for i in range(d):
             zb += Z[b, i] * u[i]
+        pj = eng.pj
         for p in range(P):
-            m = eng.pj[p]
+            m = pj[p]
             w = zb
             for i in range(d):
                 w -= Z[m, i] * u[i]
@@ -362,19 +366,56 @@ def _halfspace_norms(eng):
     eng.ii[HQOK] = 1
 
 
+@numba.njit(cache=True, inline="always")
+def _set_piece(Z, ph, pi, pj, ps, pb, act, pv, p, h, i, j, sg, b):
+    """Piece ``p``: half-space ``h``, normal :math:`\mathrm{sg}(z_i-z_j)` (``pv[p]``), offset
+    ``b`` (the decoding of :func:`bai.queries.halfspace`, without its divisions)."""
+    ph[p] = h
+    pi[p] = i
+    pj[p] = j
+    ps[p] = sg
+    pb[p] = b
+    act[p] = 1
+    for r in range(Z.shape[1]):
+        zj = Z[j, r] if j >= 0 else 0.0
+        pv[p, r] = sg * (Z[i, r] - zj)
+
+
 @numba.njit(cache=True)
 def _rebuild_pieces(eng):
-    """The pieces of the answer ``eng.code`` (after it changed)."""
+    """The pieces of the answer ``eng.code`` (after it changed), in the order of
+    :func:`bai.queries.piece_halfspaces`."""
     ii = eng.ii
     kind, x, M = ii[KIND], eng.ff[QX], eng.Z.shape[0]
-    P = Q.piece_halfspaces(kind, ii[QM], M, eng.code, eng.ph)
-    for p in range(P):
-        i, j, sg, b = Q.halfspace(kind, x, M, eng.ph[p])
-        eng.pi[p] = i
-        eng.pj[p] = j
-        eng.ps[p] = sg
-        eng.pb[p] = b
-        eng.act[p] = 1
+    code = eng.code
+    Z, ph, pi, pj, ps, pb, act, pv = (eng.Z, eng.ph, eng.pi, eng.pj, eng.ps, eng.pb, eng.act,
+                                      eng.pv)
+    P = 0
+    if kind == Q.KIND_BEST_ARM:
+        b = code[0]
+        for j in range(M):
+            if j != b:
+                _set_piece(Z, ph, pi, pj, ps, pb, act, pv, P, b * M + j, b, j, 1.0, -x)
+                P += 1
+    elif kind == Q.KIND_TOP_M:
+        m = ii[QM]
+        member = np.zeros(M, dtype=np.bool_)
+        for q in range(m):
+            member[code[q]] = True
+        for q in range(m):
+            i = code[q]
+            for j in range(M):
+                if not member[j]:
+                    _set_piece(Z, ph, pi, pj, ps, pb, act, pv, P, i * M + j, i, j, 1.0,
+                               0.0)
+                    P += 1
+    else:
+        for k in range(M):
+            if code[k] == 1:
+                _set_piece(Z, ph, pi, pj, ps, pb, act, pv, P, 2 * k, k, -1, 1.0, x)
+            else:
+                _set_piece(Z, ph, pi, pj, ps, pb, act, pv, P, 2 * k + 1, k, -1, -1.0, -x)
+            P += 1
     ii[NP] = P
     ii[SERIAL] += 1
     ii[SQOK] = 0
@@ -388,11 +429,25 @@ def _estimate(eng):
     Z, v, theta = eng.Z, eng.v, eng.theta
     M, d = Z.shape
     _matvec(eng.Vinv, eng.S, theta)
-    _matvec_rows(Z, theta, v)
     kind, m, x = ii[KIND], ii[QM], ff[QX]
-    if ii[NP] == 0 or not Q.is_answer(kind, m, x, v, eng.code):
-        Q.answer_code(kind, m, x, v, eng.code)
-        _rebuild_pieces(eng)
+    if kind == Q.KIND_BEST_ARM:
+        # the values and their first maximiser in one pass
+        b = 0
+        for i in range(M):
+            r = 0.0
+            for j in range(d):
+                r += Z[i, j] * theta[j]
+            v[i] = r
+            if r > v[b]:
+                b = i
+        if ii[NP] == 0 or b != eng.code[0]:
+            eng.code[0] = b
+            _rebuild_pieces(eng)
+    else:
+        _matvec_rows(Z, theta, v)
+        if ii[NP] == 0 or not Q.is_answer(kind, m, x, v, eng.code):
+            Q.answer_code(kind, m, x, v, eng.code)
+            _rebuild_pieces(eng)
     P = ii[NP]
     sq = eng.sq
     if ii[HQ]:
@@ -402,19 +457,31 @@ def _estimate(eng):
             sq[p] = eng.hq[eng.ph[p]]
         ii[SQOK] = 1
     elif not ii[SQOK]:
-        y = eng.wk[:d]
+        Vinv, pv = eng.Vinv, eng.pv
         for p in range(P):
-            sq[p] = piece_norm(eng, p, eng.Vinv, y)
+            sq[p] = quad_row(Vinv, pv, p)
         ii[SQOK] = 1
     sigma2 = ff[SIGMA2]
     stat = np.inf
-    for p in range(P):
-        g = eng.ps[p] * (v[eng.pi[p]] - _vj(v, eng.pj[p])) - eng.pb[p]
-        eng.gap[p] = g
-        val = Q.piece_glr(g, sq[p], sigma2)
-        eng.gl[p] = val
-        if val < stat:
-            stat = val
+    gap, gl, pj, pb = eng.gap, eng.gl, eng.pj, eng.pb
+    if kind == Q.KIND_BEST_ARM:             # pieces (b, j): g = v_b - v_j - b_p
+        vb = v[eng.code[0]]
+        for p in range(P):
+            g = (vb - v[pj[p]]) - pb[p]
+            gap[p] = g
+            val = Q.piece_glr(g, sq[p], sigma2)
+            gl[p] = val
+            if val < stat:
+                stat = val
+    else:
+        ps, pi = eng.ps, eng.pi
+        for p in range(P):
+            g = ps[p] * (v[pi[p]] - _vj(v, pj[p])) - pb[p]
+            gap[p] = g
+            val = Q.piece_glr(g, sq[p], sigma2)
+            gl[p] = val
+            if val < stat:
+                stat = val
     ff[STAT] = stat
 
 
@@ -640,6 +707,14 @@ def _check_all(eng):
 
 
 @numba.njit(cache=True)
+def _estimate_and_check(eng):
+    """:func:`_estimate` then :func:`_check_all` (compiled once, for :func:`observe` and the
+    initial pulls)."""
+    _estimate(eng)
+    return _check_all(eng)
+
+
+@numba.njit(cache=True)
 def observe(a, y, eng):
     r"""Pull arm ``a`` with reward ``y``: update the state (module docstring) and check every
     stopping rule. Returns True when every (stopping rule, threshold, delta) has stopped or the
@@ -650,7 +725,7 @@ def observe(a, y, eng):
     if (t & (t - 1)) == 0:            # at powers of 2, the inverses exactly (rounding drift)
         _refresh_inverses(eng)
     else:
-        den = 1.0 + _sm_update_buf(eng.Vinv, eng.X[a], eng.u)
+        den = 1.0 + _sm_scaled_row(eng.Vinv, eng.X, a, 1.0, eng.u)
         eng.ff[DEN] = den
         if t % SQ_REFRESH == 0:
             ii[SQOK] = 0
@@ -661,21 +736,25 @@ def observe(a, y, eng):
                     _rank_one_halfspaces(eng, den)
             elif ii[SQOK]:
                 _rank_one_pieces(eng, den)
-    _estimate(eng)
-    return _check_all(eng)
+    return _estimate_and_check(eng)
 
 
 @numba.njit(cache=True)
-def _init_pulls(eng, arms, rng):
+def _initial_pulls(eng, arms, rng):
     """The initial pulls (one of each spanner arm, noise from ``rng``), then :math:`V^{-1}`
-    exactly and the first check."""
+    exactly (:func:`_init_pulls` adds the first check)."""
     sigma = eng.ff[SIGMA]
     for i in range(arms.shape[0]):
         a = arms[i]
         _pull(a, eng.true_means[a] + sigma * rng.standard_normal(), eng)
     eng.Vinv[:, :] = np.linalg.inv(eng.V)
-    _estimate(eng)
-    return _check_all(eng)
+
+
+def _init_pulls(eng, arms, rng) -> bool:
+    """The initial pulls, then the first check (two compiled calls: the check is compiled once,
+    with :func:`observe`'s)."""
+    _initial_pulls(eng, arms, rng)
+    return bool(_estimate_and_check(eng))
 
 
 @numba.njit(cache=True)
@@ -713,12 +792,30 @@ def _no_update(eng, rs, a, y):
     return None
 
 
+def _library_function(fn) -> bool:
+    """Whether the numba function ``fn`` is defined in ``bai`` (its compiled code is keyed by the
+    package's sources, :mod:`bai._numba_cache`); it then gets a stable identity (numba's
+    ``uuid``), so that a loop specialised on it is found in numba's on-disk cache by another
+    process."""
+    mod = getattr(fn.py_func, "__module__", "") or ""
+    if not (mod == "bai" or mod.startswith("bai.")):
+        return False
+    if getattr(fn, "_MemoMixin__uuid", None) is None:
+        fn._set_uuid(f"bai:{mod}.{fn.py_func.__qualname__}")
+    return str(getattr(fn, "_MemoMixin__uuid", "")).startswith("bai:")
+
+
 def drive(rule, eng, rs, rng, t_limit: int) -> int:
     """Run the compiled ``rule`` on the engine state ``eng`` until every stopping rule has
-    stopped, the cap, or ``t_limit`` pulls: the one loop of every compiled rule (the rule's
-    ``choose_arm`` and ``update`` are passed as first-class functions, so the loop is compiled
-    and cached once per type of ``rs``). Returns 1 (done), 0 (``t_limit`` reached) or 2 (the
-    rule returned an arm out of range, stored in ``eng.ii[ARM]``)."""
+    stopped, the cap, or ``t_limit`` pulls: the one loop of every compiled rule. A library rule's
+    ``choose_arm`` and ``update`` are compiled into the loop (specialised, cached on disk); a
+    user's are passed as first-class functions (the loop is compiled and cached once per type
+    of ``rs``, and calls them through a pointer, so a changed function is never served from an
+    old cache). Returns 1 (done), 0 (``t_limit`` reached) or 2 (the rule returned an arm out of
+    range, stored in ``eng.ii[ARM]``)."""
+    upd = rule.update if rule.update is not None else _no_update
+    if _library_function(rule.choose_arm) and _library_function(upd):
+        return int(_drive_jit(rule.choose_arm, upd, eng, rs, rng, int(t_limit)))
     ety, rty = numba.typeof(eng), numba.typeof(rs)
     csig = types.int64(ety, rty, _GEN)
     usig = types.none(ety, rty, types.int64, types.float64)
@@ -730,7 +827,6 @@ def drive(rule, eng, rs, rng, t_limit: int) -> int:
         if sig not in _drive_jit.overloads:
             _drive_jit.compile(sig)
         entry = _ENTRY[sig] = _drive_jit.overloads[sig].entry_point
-    upd = rule.update if rule.update is not None else _no_update
     return int(entry(rule.choose_arm, upd, eng, rs, rng, int(t_limit)))
 
 
@@ -746,27 +842,26 @@ _ENTRY: dict = {}
 def closest_piece(eng):
     """The active piece of smallest GLR (first on ties): the alternative the data resolve
     least."""
+    act, gl = eng.act, eng.gl
+    P = eng.ii[NP]
     best, bp = np.inf, -1
-    for p in range(eng.ii[NP]):
-        if eng.act[p] and eng.gl[p] < best:
-            best, bp = eng.gl[p], p
+    for p in range(P):
+        if act[p] and gl[p] < best:
+            best, bp = gl[p], p
     if bp < 0:
-        for p in range(eng.ii[NP]):
-            if eng.act[p]:
+        for p in range(P):
+            if act[p]:
                 return p
     return bp
 
 
 @numba.njit(cache=True)
-def alt_values(eng, sq, F, sigma2):
-    r""":math:`f_p=g_p^2/(2\sigma^2 s_p)` of every active piece into ``F`` (``inf`` for the
-    inactive ones), from the denominators ``sq`` (under any :math:`A^{-1}`). Returns False when
-    some active piece's gap is not positive (a tie of the empirical answer)."""
-    for p in range(eng.ii[NP]):
-        if not eng.act[p]:
+def _alt_values(act, gap, P, sq, F, sigma2):
+    for p in range(P):
+        if not act[p]:
             F[p] = np.inf
             continue
-        g = eng.gap[p]
+        g = gap[p]
         if g <= 0.0:
             return False
         F[p] = g * g / (2.0 * sigma2 * sq[p])
@@ -774,21 +869,36 @@ def alt_values(eng, sq, F, sigma2):
 
 
 @numba.njit(cache=True)
-def alt_grad(eng, p, Ainv, sigma2, grad, y, u):
-    r"""The gradient in the weights of piece ``p``'s value under :math:`A(w)^{-1}=` ``Ainv``
-    (:func:`bai.queries.piece_gradient` for every arm) into ``grad``; O(Kd + d²)."""
-    piece_vector(eng, p, y)
-    _matvec(Ainv, y, u)
+def alt_values(eng, sq, F, sigma2):
+    r""":math:`f_p=g_p^2/(2\sigma^2 s_p)` of every active piece into ``F`` (``inf`` for the
+    inactive ones), from the denominators ``sq`` (under any :math:`A^{-1}`). Returns False when
+    some active piece's gap is not positive (a tie of the empirical answer)."""
+    return _alt_values(eng.act, eng.gap, eng.ii[NP], sq, F, sigma2)
+
+
+@numba.njit(cache=True)
+def _alt_grad(X, pv, g, p, Ainv, sigma2, grad, u):
+    d = X.shape[1]
     s = 0.0
-    for i in range(y.shape[0]):
-        s += y[i] * u[i]
-    X = eng.X
-    g = eng.gap[p]
+    for i in range(d):
+        r = 0.0
+        for j in range(d):
+            r += Ainv[i, j] * pv[p, j]
+        u[i] = r
+        s += pv[p, i] * r
     for k in range(X.shape[0]):
         xu = 0.0
-        for i in range(X.shape[1]):
+        for i in range(d):
             xu += X[k, i] * u[i]
         grad[k] = Q.piece_gradient(g, s, xu, sigma2)
+
+
+@numba.njit(cache=True)
+def alt_grad(eng, p, Ainv, sigma2, grad, y, u):
+    r"""The gradient in the weights of piece ``p``'s value under :math:`A(w)^{-1}=` ``Ainv``
+    (:func:`bai.queries.piece_gradient` for every arm) into ``grad``; O(Kd + d²) (``y``: a
+    work vector, unused but kept for the signature; ``u`` receives :math:`A^{-1}a_p`)."""
+    _alt_grad(eng.X, eng.pv, eng.gap[p], p, Ainv, sigma2, grad, u)
 
 
 @numba.njit(cache=True)
@@ -799,32 +909,32 @@ def plugin_design(eng, n_iter):
     maximising the gradient of the currently closest piece. :math:`A(w)^{-1}` by
     Sherman--Morrison, recomputed every 64 steps. The uniform design when some active gap is
     not positive."""
-    X = eng.X
+    X, act, gap, pv = eng.X, eng.act, eng.gap, eng.pv
     K, d = X.shape
     P = eng.ii[NP]
     w = np.full(K, 1.0 / K)
     for p in range(P):
-        if eng.act[p] and eng.gap[p] <= 0.0:
+        if act[p] and gap[p] <= 0.0:
             return w
     F = np.empty(P)
     sq = np.empty(P)
     grad = np.empty(K)
-    y, u = np.empty(d), np.empty(d)
+    u = np.empty(d)
     Ainv = design_inverse(X, w)
     for k in range(n_iter):
         if k % 64 == 63:
             Ainv = design_inverse(X, w)
         for p in range(P):
-            sq[p] = piece_norm(eng, p, Ainv, y) if eng.act[p] else 1.0
-        alt_values(eng, sq, F, 1.0)
+            sq[p] = quad_row(Ainv, pv, p) if act[p] else 1.0
+        _alt_values(act, gap, P, sq, F, 1.0)
         j = int(np.argmin(F))
-        alt_grad(eng, j, Ainv, 1.0, grad, y, u)
+        _alt_grad(X, pv, gap[j], j, Ainv, 1.0, grad, u)
         i = int(np.argmax(grad))
         gam = 2.0 / (k + 3.0)
         for q in range(K):
             w[q] *= 1.0 - gam
         w[i] += gam
-        _sm_scaled_buf(Ainv, X[i], gam / (1.0 - gam), u)
+        _sm_scaled_row(Ainv, X, i, gam / (1.0 - gam), u)
         for p in range(d):
             for q in range(d):
                 Ainv[p, q] /= 1.0 - gam
@@ -1144,7 +1254,7 @@ class _Run:
             u=np.zeros(d), wk=np.zeros(4 * d), code=np.full(L, -1, dtype=np.int64),
             ph=np.zeros(Pmax, dtype=np.int64), pi=np.zeros(Pmax, dtype=np.int64),
             pj=np.zeros(Pmax, dtype=np.int64), ps=np.zeros(Pmax), pb=np.zeros(Pmax),
-            gap=np.zeros(Pmax), sq=np.zeros(Pmax), gl=np.zeros(Pmax),
+            pv=np.zeros((Pmax, d)), gap=np.zeros(Pmax), sq=np.zeros(Pmax), gl=np.zeros(Pmax),
             act=np.ones(Pmax, dtype=np.int64), hq=np.zeros(Hn if hq else 0),
             tkind=np.array([t.kind for t in thresholds], dtype=np.int64),
             logL=np.log(1.0 / deltas_sorted), srule=srule,

@@ -40,7 +40,8 @@ import numba
 import numpy as np
 
 from . import engine as E
-from .glr import GLRResult, _sm_scaled_buf, design_inverse, rule_doc, simulate_runs
+from .. import queries as Q
+from .glr import GLRResult, _sm_scaled_row, design_inverse, quad_row, rule_doc, simulate_runs
 
 __all__ = ["FWSResult", "fws", "fws_runs", "solve_matrix_game"]
 
@@ -129,8 +130,9 @@ def _choose_arm(eng, rs, rng):
     uniform = _is_square(t // K)
     if not uniform:
         if fser[0] != eng.answer:     # the denominators s_p of this answer, under A(x)^{-1}
+            pv = eng.pv
             for p in range(P):
-                fsq[p] = E.piece_norm(eng, p, Ainv, y)
+                fsq[p] = quad_row(Ainv, pv, p)
             fser[0] = eng.answer
         uniform = not E.alt_values(eng, fsq, F, sigma2)
     if uniform:
@@ -173,21 +175,35 @@ def _choose_arm(eng, rs, rng):
     # every 256 steps, recomputed (and the s_p with it)
     if vertex >= 0 and (t & 255) != 0:
         rt = 1.0 / t
-        den = 1.0 + rt * _sm_scaled_buf(Ainv, X[vertex], rt, u)
+        den = 1.0 + rt * _sm_scaled_row(Ainv, X, vertex, rt, u)
         sc = (t + 1.0) / t
         for p in range(Ainv.shape[0]):
             for q in range(Ainv.shape[1]):
                 Ainv[p, q] *= sc
         if fser[0] >= 0:
             Z = eng.Z
-            for m in range(Z.shape[0]):
-                acc = 0.0
-                for i in range(Z.shape[1]):
-                    acc += Z[m, i] * u[i]
-                c[m] = acc
-            for p in range(P):
-                w = E.piece_dot(eng, p, c)
-                fsq[p] = (fsq[p] - rt * w * w / den) * sc
+            d = Z.shape[1]
+            ps, pi, pj = eng.ps, eng.pi, eng.pj
+            if eng.ii[E.KIND] == Q.KIND_BEST_ARM:   # pieces (b, j): w = z_b.u - z_j.u termwise
+                b = eng.code[0]
+                zb = 0.0
+                for i in range(d):
+                    zb += Z[b, i] * u[i]
+                for p in range(P):
+                    m = pj[p]
+                    w = zb
+                    for i in range(d):
+                        w -= Z[m, i] * u[i]
+                    fsq[p] = (fsq[p] - rt * w * w / den) * sc
+            else:
+                for m in range(Z.shape[0]):
+                    acc = 0.0
+                    for i in range(d):
+                        acc += Z[m, i] * u[i]
+                    c[m] = acc
+                for p in range(P):
+                    w = ps[p] * (c[pi[p]] - (c[pj[p]] if pj[p] >= 0 else 0.0))
+                    fsq[p] = (fsq[p] - rt * w * w / den) * sc
     else:
         Ainv[:, :] = design_inverse(X, xw)
         fser[0] = -1

@@ -91,7 +91,7 @@ from .common import RunResult, RunsResult
 __all__ = ["THRESHOLDS", "MIXTURE_U", "t_star", "kl_bernoulli", "expected_time_lower_bound",
            "threshold_value", "glr_statistic", "spanner", "GLRResult", "simulate_runs",
            "runs_table", "check_env", "check_deltas", "check_thresholds", "stable_key",
-           "run_generator", "sm_update", "quad", "ctrack", "greedy_arm", "greedy_arm_buf",
+           "run_generator", "sm_update", "quad", "quad_row", "ctrack", "greedy_arm", "greedy_arm_buf",
            "design_inverse",
            "inv_small", "cholesky_small"]
 
@@ -212,6 +212,20 @@ def _sm_update_buf(Ainv, x, u):
 
 
 @numba.njit(cache=True)
+def quad_row(Ainv, Y, p):
+    """``Y[p]^T Ainv Y[p]`` (:func:`quad` of a row, without making a view of it: a loop over the
+    pieces or arms that slices rows pays for a view each time)."""
+    d = Y.shape[1]
+    s = 0.0
+    for i in range(d):
+        r = 0.0
+        for j in range(d):
+            r += Ainv[i, j] * Y[p, j]
+        s += Y[p, i] * r
+    return s
+
+
+@numba.njit(cache=True)
 def quad(Ainv, y):
     """``y^T Ainv y``."""
     d = y.shape[0]
@@ -252,7 +266,7 @@ def rule_doc(fn):
     return fn
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def ctrack(N, cumw, w):
     r"""C-tracking (Garivier and Kaufmann 2016, Sec. 3.1, without the :math:`\epsilon`-projection,
     as every reference code): ``cumw += w``, then the arm of the support of ``w`` with the largest
@@ -374,6 +388,26 @@ def design_inverse(X, w):
 def sm_scaled(Ainv, x, r):
     r"""Sherman--Morrison in place: :math:`A^{-1}\leftarrow(A+r\,xx^\top)^{-1}`."""
     _sm_scaled_buf(Ainv, x, r, np.empty(x.shape[0]))
+
+
+@numba.njit(cache=True)
+def _sm_scaled_row(Ainv, X, a, r, u):
+    r""":func:`_sm_scaled_buf` with :math:`x=` ``X[a]`` (no view of the row is made; the same
+    arithmetic)."""
+    d = X.shape[1]
+    for i in range(d):
+        acc = 0.0
+        for j in range(d):
+            acc += Ainv[i, j] * X[a, j]
+        u[i] = acc
+    q = 0.0
+    for i in range(d):
+        q += X[a, i] * u[i]
+    den = 1.0 + r * q
+    for i in range(d):
+        for j in range(d):
+            Ainv[i, j] -= r * u[i] * u[j] / den
+    return q
 
 
 @numba.njit(cache=True, inline="always")

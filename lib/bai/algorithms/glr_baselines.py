@@ -178,10 +178,11 @@ def _lingape_arm(eng, rs, rng):
     y, u = rs
     r = eng.sigma * math.sqrt(2.0 * E.width_beta(eng))
     best, pb = -np.inf, -1
+    act, gap, sq = eng.act, eng.gap, eng.sq
     for p in range(eng.n_pieces):
-        if not eng.act[p]:
+        if not act[p]:
             continue
-        val = -eng.gap[p] + r * math.sqrt(max(eng.sq[p], 0.0))
+        val = -gap[p] + r * math.sqrt(max(sq[p], 0.0))
         if val > best:
             best, pb = val, p
     E.piece_vector(eng, pb, y)

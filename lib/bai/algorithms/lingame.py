@@ -40,7 +40,7 @@ from numba.typed import Dict
 
 from .. import queries as Q
 from . import engine as E
-from .glr import GLRResult, ctrack, design_inverse, quad, rule_doc, simulate_runs
+from .glr import GLRResult, ctrack, design_inverse, quad_row, rule_doc, simulate_runs
 
 __all__ = ["LinGameResult", "lingame", "lingame_runs", "ADAHEDGE_DELTA0"]
 
@@ -82,13 +82,14 @@ def _choose_arm(eng, rs, rng):
     best = np.inf
     for q in range(d):
         lam[q] = theta[q]
+    act, gap, pv = eng.act, eng.gap, eng.pv
     for j in range(eng.n_pieces):
-        if not eng.act[j]:
+        if not act[j]:
             continue
-        sj = E.piece_norm(eng, j, Ainv, y)
+        sj = quad_row(Ainv, pv, j)
         if sj <= 0.0:
             continue
-        g = eng.gap[j]
+        g = gap[j]
         if g <= 0.0:
             for q in range(d):
                 lam[q] = theta[q]
@@ -99,7 +100,7 @@ def _choose_arm(eng, rs, rng):
             for r in range(d):
                 acc = 0.0
                 for c in range(d):
-                    acc += Ainv[r, c] * y[c]
+                    acc += Ainv[r, c] * pv[j, c]
                 u[r] = acc
             Q.closest_point(theta, g, sj, u, lam)
     lt = math.log(t)
@@ -110,7 +111,7 @@ def _choose_arm(eng, rs, rng):
         for q in range(d):
             r += X[k, q] * diff[q]
         if opt[0]:
-            bk = sigma * math.sqrt(2.0 * lt * quad(Vinv, X[k]))
+            bk = sigma * math.sqrt(2.0 * lt * quad_row(Vinv, X, k))
             gain[k] = min(0.5 * (abs(r) + bk) ** 2 / sigma2, lt)
         else:
             gain[k] = 0.5 * r * r / sigma2

@@ -69,30 +69,50 @@ def _choose_arm(eng, rs, rng):
         sv[i] = acc
     code[0] = -1
     Q.answer_code(kind, m, x, sv, code)
-    P = Q.piece_halfspaces(kind, m, M, code, ph)
-    # challenger: the active piece of the leader of smallest transportation cost at theta_hat
+    same = True                 # the leader is the empirical answer: its pieces are the engine's
+    for q in range(code.shape[0]):
+        if code[q] != eng.code[q]:
+            same = False
+            break
     samp = ii[E.SAMP]
     wmin = np.inf
-    for p in range(P):
-        h = ph[p]
-        if samp and ((samp == 1 and eng.esel[0, h] > 0) or (samp == 2 and eng.efull[0, h] > 0)):
-            W[p] = np.inf
-            continue
-        g = Q.halfspace_gap(kind, x, eng.v, h)
-        Q.halfspace_vector(kind, x, Z, h, y)
-        s2 = quad(Vinv, y)
-        W[p] = 0.0 if g <= 0.0 or s2 <= 0.0 else g * g / (2.0 * sigma2 * s2)
-        if W[p] < wmin:
-            wmin = W[p]
-    if wmin == np.inf:          # every piece eliminated: all active
+    if same:
+        P = eng.n_pieces
+        eph, gap, sq, act = eng.ph, eng.gap, eng.sq, eng.act
+        for p in range(P):
+            ph[p] = eph[p]
+            g, s2 = gap[p], sq[p]
+            W[p] = 0.0 if g <= 0.0 or s2 <= 0.0 else g * g / (2.0 * sigma2 * s2)
+            if act[p] and W[p] < wmin:
+                wmin = W[p]
+        if samp and eng.ii[E.NACT] < P:
+            for p in range(P):
+                if not act[p]:
+                    W[p] = np.inf
+    else:
+        # challenger among the leader's pieces (not eliminated)
+        P = Q.piece_halfspaces(kind, m, M, code, ph)
         for p in range(P):
             h = ph[p]
+            if samp and ((samp == 1 and eng.esel[0, h] > 0) or
+                         (samp == 2 and eng.efull[0, h] > 0)):
+                W[p] = np.inf
+                continue
             g = Q.halfspace_gap(kind, x, eng.v, h)
             Q.halfspace_vector(kind, x, Z, h, y)
             s2 = quad(Vinv, y)
             W[p] = 0.0 if g <= 0.0 or s2 <= 0.0 else g * g / (2.0 * sigma2 * s2)
             if W[p] < wmin:
                 wmin = W[p]
+        if wmin == np.inf:          # every piece eliminated: all active
+            for p in range(P):
+                h = ph[p]
+                g = Q.halfspace_gap(kind, x, eng.v, h)
+                Q.halfspace_vector(kind, x, Z, h, y)
+                s2 = quad(Vinv, y)
+                W[p] = 0.0 if g <= 0.0 or s2 <= 0.0 else g * g / (2.0 * sigma2 * s2)
+                if W[p] < wmin:
+                    wmin = W[p]
     nt = 0
     for p in range(P):
         if W[p] == wmin:
