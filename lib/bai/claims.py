@@ -1482,8 +1482,7 @@ class ClaimsLedger:
             return {"counts": list(rule.check_counts(given["counts"]))}
         if isinstance(rule, Holds):
             if given["holds"] is None:
-                raise TypeError(f"holds must be a bool computed from the results: claim {cid!r} "
-                                f"is a predicate, got holds=None")
+                raise ValueError(f"claim {cid!r} is a predicate: give holds (a computed bool)")
             if not isinstance(given["holds"], (bool, np.bool_)):
                 raise TypeError("holds must be a bool computed from the results")
             return {"holds": bool(given["holds"])}
@@ -1619,6 +1618,8 @@ class ClaimsLedger:
                     _record: bool = True, **details) -> Claim:
         """A predicate row decided by a computed bool ``holds``: a book check (role
         ``"check"``), never a paper claim."""
+        if not isinstance(holds, (bool, np.bool_)):
+            raise TypeError(f"holds must be a bool computed from the results, got {holds!r}")
         rule = Holds(criterion)
         m = self._measurement(rule, id, value=None, se=None, holds=holds, failures=None,
                               runs=None, counts=None)
