@@ -125,8 +125,10 @@ def twins(compiled, python, env, query, seeds: int, deltas, max_samples: int = 1
 
     import pandas as pd
 
+    env = glr.check_env(env)
     seeds = check_int(seeds, "seeds", minimum=1)
     deltas = [float(d) for d in glr.check_deltas(deltas)]
+    max_samples = check_int(max_samples, "max_samples", minimum=env.d + 1)
     rows = []
     kw = dict(query=query, deltas=deltas, threshold=["heuristic", "mixture"],
               max_samples=max_samples)
