@@ -1288,6 +1288,7 @@ EXEMPT.update({
     "bai.algorithms.fws.solve_matrix_game": _GLR_KERNEL.format("fws"),
     "bai.algorithms.glr.sm_update": _GLR_KERNEL.format("simulate (every rule)"),
     "bai.algorithms.glr.quad": _GLR_KERNEL.format("simulate (every rule)"),
+    "bai.algorithms.glr.quad_row": _GLR_KERNEL.format("simulate (every rule)"),
     "bai.algorithms.glr.greedy_arm_buf": _GLR_KERNEL.format("lingape_glr, top_two"),
     "bai.algorithms.glr.inv_small": _GLR_KERNEL.format("fws, lingame (design_inverse)"),
     "bai.algorithms.glr.cholesky_small": _GLR_KERNEL.format("top_two"),

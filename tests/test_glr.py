@@ -439,3 +439,15 @@ def test_alternative_values_and_gradients_match_numpy_and_finite_differences(see
         Vinv = np.linalg.inv(a["V"])
         np.testing.assert_allclose(a["gl"][:P], qb.piece_glrs(qb.empirical_answer(theta), theta,
                                                              Vinv, 1.3), rtol=1e-9)
+
+
+def test_quad_row_is_the_quadratic_form_of_a_row():
+    """glr.quad_row(A, Y, p) = Y[p]^T A Y[p], against NumPy and against glr.quad of the row."""
+    from bai.algorithms import glr as G
+
+    rng = np.random.default_rng(3)
+    A = rng.normal(size=(4, 4))
+    Y = rng.normal(size=(5, 4))
+    for p in range(5):
+        assert G.quad_row(A, Y, p) == pytest.approx(Y[p] @ A @ Y[p], rel=1e-12)
+        assert G.quad_row(A, Y, p) == pytest.approx(G.quad(A, Y[p].copy()), rel=1e-12)
