@@ -368,7 +368,7 @@ def _halfspace_norms(eng):
 
 @numba.njit(cache=True, inline="always")
 def _set_piece(Z, ph, pi, pj, ps, pb, act, pv, p, h, i, j, sg, b):
-    """Piece ``p``: half-space ``h``, normal :math:`\mathrm{sg}(z_i-z_j)` (``pv[p]``), offset
+    r"""Piece ``p``: half-space ``h``, normal :math:`\mathrm{sg}(z_i-z_j)` (``pv[p]``), offset
     ``b`` (the decoding of :func:`bai.queries.halfspace`, without its divisions)."""
     ph[p] = h
     pi[p] = i
