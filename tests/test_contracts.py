@@ -863,6 +863,7 @@ CONTRACTS.update({
     "bai.studies.arena.instance_table": C(
         lambda: dict(P=_P("arena"), psi=_arena_psi()), {"P": _BADP}),
     "bai.studies.arena.not_applicable": C(_pc("arena"), {"P": _BADP}),
+    "bai.studies.arena.quoted_constants": C(_pc("arena"), {"P": _BADP}),
     "bai.studies.arena.main_configs": C(_pc("arena"), {"P": _BADP}),
     "bai.studies.arena.sweep_configs": C(_pc("arena"), {"P": _BADP}),
     "bai.studies.arena.arm_env": C(lambda: dict(entry=_registry_entry(), env=genv()),
@@ -983,6 +984,9 @@ EXEMPT: dict[str, str] = {
     "bai.studies.arena.strongest": _PRESENT,
     "bai.studies.arena.sweep_slopes": _PRESENT,
     "bai.studies.arena.sweep_summary": _PRESENT,
+    "bai.studies.arena.static_spread": _PRESENT,
+    "bai.studies.arena.bound_distance": _PRESENT,
+    "bai.studies.bring_your_own.quoted_constants": _NOARG,
     "bai.studies.fiez2019_rage.bounds_claims": _PRESENT,
     "bai.studies.fiez2019_rage.error_claims": _PRESENT,
     "bai.studies.fiez2019_rage.error_table": _PRESENT,

@@ -83,6 +83,7 @@ __all__ = [
     "HOLDS",
     "FAILS",
     "KINDS",
+    "CP_LEVEL",
     "clopper_pearson",
     "rule_from_data",
     "measurement_of",
@@ -162,8 +163,14 @@ _CHECK_VERDICT = {REPRODUCED: HOLDS, NOT_REPRODUCED: FAILS, NOT_COMPARABLE: NOT_
                   INCONCLUSIVE: INCONCLUSIVE, HOLDS: HOLDS, FAILS: FAILS}
 
 
-def clopper_pearson(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
-    """Two-sided Clopper--Pearson interval for a binomial proportion ``k / n``."""
+#: The level of the book's error-rate intervals: :func:`clopper_pearson` is two-sided at this
+#: level unless told otherwise (the arena's and ``bai.arena``'s "errors [95% CP]" columns).
+CP_LEVEL = 0.95
+
+
+def clopper_pearson(k: int, n: int, level: float = CP_LEVEL) -> tuple[float, float]:
+    """Two-sided Clopper--Pearson interval for a binomial proportion ``k / n``, at ``level``
+    (default :data:`CP_LEVEL`)."""
     k = check_int(k, "k", minimum=0)
     n = check_int(n, "n", minimum=1)
     if k > n:

@@ -13,7 +13,8 @@ from .validation import (as_vector, check_bool, check_int, check_nonnegative, ch
 
 __all__ = ["soare_benchmark", "canonical_bandit", "many_arms", "unit_sphere",
            "transductive_example", "multivariate_testing", "CLICK_DATA_DIR", "click_data",
-           "click_candidates", "click_theta", "click_instance", "prop1_instance"]
+           "click_candidates", "click_theta", "CLICK_BEST_RANGE", "CLICK_OTHER_RANGE",
+           "click_instance", "prop1_instance"]
 
 
 def soare_benchmark(d: int, *, omega: float = 0.01, scale: float = 2.0,
@@ -284,8 +285,18 @@ def _interval(pair, name: str) -> tuple[float, float]:
     return lo, hi
 
 
+#: The default range of the best arm's mean in :func:`click_instance`: Xu et al.'s (2018,
+#: App. A; spec E3) threshold :math:`x^\top\theta\in(-0.88,1)` for the good arm, as a click
+#: probability :math:`(1+x^\top\theta)/2`.
+CLICK_BEST_RANGE = (0.06, 1.0)
+#: The default range of the other arms' means in :func:`click_instance`: Xu et al.'s
+#: :math:`x^\top\theta\in(-1,-0.93)`, as click probabilities. Every gap of an instance drawn with
+#: the default ranges exceeds ``CLICK_BEST_RANGE[0] - CLICK_OTHER_RANGE[1]``.
+CLICK_OTHER_RANGE = (0.0, 0.035)
+
+
 def click_instance(n_arms: int, rng, *, ctr_scale: float = 10.0,
-                   best_range=(0.06, 1.0), other_range=(0.0, 0.035), gap: float = 0.0,
+                   best_range=CLICK_BEST_RANGE, other_range=CLICK_OTHER_RANGE, gap: float = 0.0,
                    reduce: bool = True, distinct: bool = True) -> BernoulliLinearBandit:
     r"""A Bernoulli linear bandit drawn from the Open Bandit Dataset click model.
 

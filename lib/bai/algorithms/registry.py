@@ -35,7 +35,8 @@ from . import rage as _rg
 from . import soare as _so
 
 __all__ = ["Algorithm", "REGISTRY", "names", "get", "check_applicable", "applicability",
-           "gaussian_surrogate", "conventions_table", "run", "BERNOULLI_SIGMA"]
+           "gaussian_surrogate", "conventions_table", "run", "BERNOULLI_SIGMA", "STATIC_GRID",
+           "STATIC_BLOCK"]
 
 #: The papers' settings (one source: bai.reported): XY-adaptive's alpha (Soare et al. 2014,
 #: Sec. 6) and RAGE's epsilon (Fiez et al. 2019, Sec. 5).
@@ -165,7 +166,8 @@ def _lingape(rule):
 
 def _xy_ridge(env, n_runs, rng, delta, max_samples):
     return _lg.xy_static_ridge_runs(env, n_runs, rng, delta=delta, sigma=_noise(env), reg=0.01,
-                                    grid_ratio=1e-2, block_rtol=1e-3, max_samples=max_samples)
+                                    grid_ratio=STATIC_GRID, block_rtol=STATIC_BLOCK,
+                                    max_samples=max_samples)
 
 
 def _rage(env, n_runs, rng, delta, max_samples):

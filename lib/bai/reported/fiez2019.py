@@ -44,6 +44,11 @@ VALUES: dict = {
         "phi_variance": 0.09,
         "expected_gap": Printed(0.3, "Sec. 5, many arms: 'an expected gap of Delta ~ 0.3'"),
     },
+    "fig1c": {
+        "source": "Fiez et al. 2019, Sec. 5, Fig. 1c (the figure's axis is lost from the text) "
+                  "and the authors' code (spec Sec. 4)",
+        "n_code": [250, 500, 1000, 1500, 2000],   # ASSUMED: the code's grid of the number of arms
+    },
     "fig2a": {
         "source": "Fiez et al. 2019, Sec. 5 (Fig. 2a) and the authors' run_orthogonal.py",
         "instances_code": 50,   # from authors' code (spec Sec. 5 item 10); the text says 20

@@ -16,10 +16,12 @@ import pandas as pd
 
 from .. import instances
 from ..algorithms import registry
-from ..claims import ClaimSpec, ErrorRate, Holds
+from ..claims import CP_LEVEL, ClaimSpec, ErrorRate, Holds, clopper_pearson
 from ..environments import BernoulliLinearBandit
 from ..experiments import summarise
 from ..designs import psi_star
+from ..reported.fiez2019 import VALUES as _FIEZ
+from ..reported.soare2014 import VALUES as _SOARE
 from ..validation import check_rng
 from . import Grid, Study, arena_glr, check_params
 
@@ -27,9 +29,11 @@ __all__ = ["PROFILES", "DELTA", "DELTAS", "CLAIMS", "STUDY", "SIZE_KEYS", "make_
            "arm_env", "arena_task", "main_configs", "not_applicable", "explode", "psi_table",
            "instance_table", "cell_summary", "lb_ratio", "pivot_cells", "strongest",
            "sweep_configs", "sweep_summary", "sweep_slopes", "pairwise_ratios",
-           "record_checks", "plot_heatmap", "plot_dots", "plot_sweep"]
+           "record_checks", "plot_heatmap", "plot_dots", "plot_sweep", "SOARE_OMEGA",
+           "STATIC_ALLOCATIONS", "quoted_constants", "static_spread", "bound_distance"]
 
-#: The chapter's profiles: ``ci`` (CI and coursework, minutes) and ``paper`` (the book).
+#: The chapter's profiles: ``ci`` (CI and coursework, minutes) and ``paper`` (the book). The
+#: paper profile's click instance has as many arms as Fiez et al.'s Yahoo! experiment (Fig. 2b).
 PROFILES = {
     "ci": {
         "seed": 8, "n_jobs": 1, "batches": 2, "batch": 2, "cap": 10**7,
@@ -38,7 +42,8 @@ PROFILES = {
     },
     "paper": {
         "seed": 8, "n_jobs": 2, "batches": 2, "batch": 10, "cap": 10**8,
-        "soare_d": 5, "many_n": 1000, "sphere_n": 100, "sphere_d": 9, "trans_d": 40, "click_K": 40,
+        "soare_d": 5, "many_n": 1000, "sphere_n": 100, "sphere_d": 9, "trans_d": 40,
+        "click_K": _FIEZ["fig2b"]["n_arms"],
         "sweep_batches": 2, "sweep_batch": 5, "sweep_instances": ["soare", "sphere"],
     },
 }
@@ -52,6 +57,10 @@ DELTAS = [1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6]
 #: the parameters that fix the instances
 SIZE_KEYS = ("seed", "soare_d", "many_n", "sphere_n", "sphere_d", "trans_d", "click_K")
 SHORT_NAMES = ("soare", "many", "sphere", "trans", "click")
+#: The angle of the Soare benchmark's x_(d+1) to e_1: the paper's (Soare et al. 2014, Sec. 6)
+SOARE_OMEGA = _SOARE["settings"]["omega"]
+#: The static allocations of the registry (Soare et al.'s G and XY, Xu et al.'s ridge XY)
+STATIC_ALLOCATIONS = ("G-static", "XY-static", "XY-static (ridge)")
 SOURCE = "Arena (this book)"
 
 #: The checks the chapter records: id -> :class:`bai.claims.ClaimSpec`.
@@ -93,7 +102,8 @@ def _instances(sizes: tuple) -> dict:
     S = dict(sizes)
     s = S["seed"]
     return {
-        f"Soare benchmark (d={S['soare_d']})": instances.soare_benchmark(S["soare_d"]),
+        f"Soare benchmark (d={S['soare_d']})": instances.soare_benchmark(S["soare_d"],
+                                                                        omega=SOARE_OMEGA),
         f"many arms (n={S['many_n']})": instances.many_arms(S["many_n"],
                                                             np.random.default_rng([s, 2])),
         f"sphere (n={S['sphere_n']}, d={S['sphere_d']})": instances.unit_sphere(
@@ -238,8 +248,6 @@ def explode(raw: pd.DataFrame, psi: dict) -> pd.DataFrame:
 def cell_summary(df: pd.DataFrame) -> pd.DataFrame:
     """Per (instance, algorithm): runs, stopped, mean samples, mean ratio and SE, errors (a run
     that stopped with the wrong arm) and their 95% Clopper--Pearson interval."""
-    from ..claims import clopper_pearson
-
     rows = []
     for (inst, alg), g in df.groupby(["instance", "algorithm"], sort=False):
         n = len(g)
@@ -331,6 +339,46 @@ def best_per_instance(main: pd.DataFrame) -> pd.DataFrame:
     """The smallest mean ratio per instance among cells whose runs all stopped."""
     done = main[main["stopped"] == main["runs"]]
     return done.loc[done.groupby("instance")["ratio"].idxmin(), ["instance", "algorithm", "ratio"]]
+
+
+def static_spread(main: pd.DataFrame) -> float:
+    """How far apart the static allocations (:data:`STATIC_ALLOCATIONS`) are: the largest, over
+    the instances where at least two of them run, of their largest mean ratio over their
+    smallest, minus 1 (``nan`` if no instance has two)."""
+    sub = main[main["algorithm"].isin(STATIC_ALLOCATIONS)].groupby("instance")["ratio"]
+    spread = (sub.max() / sub.min() - 1)[sub.size() >= 2]
+    return float(spread.max()) if len(spread) else math.nan
+
+
+def bound_distance(main: pd.DataFrame) -> float:
+    """The smallest ratio of the main table (over the cells whose runs all stopped) over the
+    Gaussian lower bound's :func:`lb_ratio`: how far the best method is from the bound."""
+    return float(best_per_instance(main)["ratio"].min()) / lb_ratio()
+
+
+def quoted_constants(P) -> dict:
+    """The numbers the chapter's prose quotes (glued, never typed): the profiles' sizes, the
+    instances' constants (computed from the instances at ``P``), the papers' values, the
+    conventions' settings and the bound at :data:`DELTA`, by glue key. Plain Python numbers."""
+    check_params(P, SIZE_KEYS)
+    ci, paper = PROFILES["ci"], PROFILES["paper"]
+    many = make_instances(P)[short_names(P)["many"]]
+    dup_gaps = many.gaps[2:]     # the near-duplicates (index 0 is the best arm, 1 informative)
+    glr_runs = paper["glr_batches"] * paper["glr_batch"]
+    return {
+        "ci_runs": ci["batches"] * ci["batch"], "paper_runs": paper["batches"] * paper["batch"],
+        "paper_sweep_runs": paper["sweep_batches"] * paper["sweep_batch"],
+        "delta": DELTA, "lb_ratio": lb_ratio(), "static_grid": registry.STATIC_GRID,
+        "cp_level": CP_LEVEL, "soare_omega": SOARE_OMEGA, "many_n": many.K,
+        "many_gap_min": float(dup_gaps.min()), "many_gap_max": float(dup_gaps.max()),
+        "paper_sphere_n": paper["sphere_n"], "fiez_sphere_n": _FIEZ["fig1c"]["n_code"][0],
+        "min_max_arms": min(a.max_arms for a in registry.REGISTRY.values() if a.max_arms),
+        "paper_click_K": paper["click_K"],
+        "click_gap_min": instances.CLICK_BEST_RANGE[0] - instances.CLICK_OTHER_RANGE[1],
+        "glr_paper_runs": glr_runs,
+        "glr_cp_upper": clopper_pearson(0, glr_runs)[1],
+        "glr_slope_rtol": arena_glr.SLOPE_RTOL,
+    }
 
 
 # ---------------------------------------------------------------------------------------------

@@ -32,7 +32,8 @@ from ..claims import ClaimSpec, ErrorRate, Holds
 from ..queries import BestArm
 from ..validation import check_choice, check_int, check_rng
 
-__all__ = ["RULES", "OPTIMAL", "PROFILE_KEYS", "DELTAS_GLR", "MAIN_DELTA", "CLAIMS", "GRIDS",
+__all__ = ["RULES", "OPTIMAL", "PROFILE_KEYS", "DELTAS_GLR", "MAIN_DELTA", "SLOPE_RTOL",
+           "CLAIMS", "GRIDS",
            "glr_instances", "t_star_table", "glr_task", "glr_configs", "explode_glr",
            "glr_cells", "main_table", "sweep_table", "run_slopes", "record_glr_checks",
            "plot_glr_sweep", "instance_rows", "lingame_diagnosis"]
@@ -49,6 +50,8 @@ MAIN_DELTA = 0.05
 #: deltas of the slope fits (the asymptotic regime)
 SLOPE_DELTAS = (1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9)
 THRESHOLD_NAMES = {"heuristic": "GK16 heuristic", "mixture": "mixture (proven)"}
+#: the slope checks' tolerance: an optimal rule's fitted slope within this relative distance of T*
+SLOPE_RTOL = 0.15
 
 #: parameters to merge into ``arena.PROFILES`` (``glr_batches`` tasks of ``glr_batch`` runs per
 #: configuration: at least 100 runs per cell at the paper profile)
@@ -86,9 +89,10 @@ CLAIMS = {
         role="check", rule=Holds("smallest mean ratio E[tau]/(T* log(1/delta)) at delta = 1e-9 <= 1.5"),
         figure="GLR sweep", section="one-stopping-rule-for-all"),
     "arena.glr.slope.{rule}.{instance}": ClaimSpec(
-        "{rule} on the {instance} instance: slope of E[tau] in log(1/delta) within 15% of T*",
+        f"{{rule}} on the {{instance}} instance: slope of E[tau] in log(1/delta) within "
+        f"{SLOPE_RTOL:.0%} of T*",
         source=f"{SOURCE}; the rule's paper proves lim sup E[tau]/log(1/delta) <= T*",
-        role="check", rule=Holds("|slope/T* - 1| <= 0.15 (per-run OLS on delta in [1e-9, 1e-3] at the paper "
+        role="check", rule=Holds(f"|slope/T* - 1| <= {SLOPE_RTOL:g} (per-run OLS on delta in [1e-9, 1e-3] at the paper "
                    "profile, heuristic threshold; mean over runs)"),
         figure="GLR slopes", section="one-stopping-rule-for-all"),
     "arena.glr.fws_paper": ClaimSpec(
@@ -316,7 +320,7 @@ def record_glr_checks(ledger, df: pd.DataFrame, cells: pd.DataFrame, slopes: pd.
     for _, r in slopes[(slopes["threshold"] == "heuristic") & slopes["proven optimal"]].iterrows():
         ledger.check("arena.glr.slope.{rule}.{instance}", rule=r["rule"],
                      instance=key.get(r["instance"], r["instance"]),
-                     holds=bool(abs(r["slope / T*"] - 1) <= 0.15), value=float(r["slope / T*"]),
+                     holds=bool(abs(r["slope / T*"] - 1) <= SLOPE_RTOL), value=float(r["slope / T*"]),
                      se=float(r["se"]))
     fw = cells[(cells["instance"] == _name("fw", P)) & (cells["threshold"] == "heuristic")
                & np.isclose(cells["delta"], 0.01)].set_index("rule")["mean samples"]

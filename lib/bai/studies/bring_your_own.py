@@ -18,14 +18,14 @@ import numpy as np
 from .. import instances
 from ..algorithms import glr, glr_baselines
 from ..arena import XYStaticTracking, run_rule
-from ..claims import ClaimSpec, Holds
+from ..claims import CP_LEVEL, ClaimSpec, Holds
 from ..environments import GaussianLinearBandit
 from ..queries import TopM
 from ..validation import check_int
 from . import Study
 
-__all__ = ["PROFILES", "CLAIMS", "STUDY", "page_instances", "faithfulness", "topm_instance",
-           "twins"]
+__all__ = ["PROFILES", "CLAIMS", "STUDY", "TOPM_THETA", "TOPM_OTHER_MAX", "page_instances",
+           "faithfulness", "topm_instance", "twins", "quoted_constants"]
 
 #: ``ci`` for CI and coursework (seconds), ``paper`` for the book (about a minute on two cores).
 PROFILES = {
@@ -54,6 +54,20 @@ CLAIMS = {
                    "recommendations and counts at the stop, every delta, on every seed"),
         section="a-compiled-rule"),
 }
+
+
+#: The top-m instance's parameter (:func:`topm_instance`): the values of the basis vectors e_1..e_5
+#: (after Tirinzoni & Degenne 2022's instance, smaller).
+TOPM_THETA = (1.0, 0.9, 0.8, 0.4, 0.1)
+#: The largest value of the top-m instance's five other unit vectors (:func:`topm_instance`).
+TOPM_OTHER_MAX = 0.5
+
+
+def quoted_constants() -> dict:
+    """The numbers the page's prose quotes (glued, never typed): the level of the error
+    intervals (:data:`bai.claims.CP_LEVEL`) and the top-m instance's constants, by glue key."""
+    return {"cp_level": CP_LEVEL, "topm_values": ", ".join(f"{v:g}" for v in TOPM_THETA),
+            "topm_other_max": TOPM_OTHER_MAX}
 
 
 def page_instances(P) -> dict:
@@ -99,18 +113,19 @@ def faithfulness(env, seeds: int, deltas, max_samples: int = 10**6):
 
 def topm_instance(P):
     """The page's top-m instance: ``(env, TopM(m))`` with arms e_1..e_5 and five unit vectors
-    of smaller value (after Tirinzoni & Degenne 2022's instance, smaller: values 1, 0.9, 0.8,
-    0.4, 0.1 on the basis, the others at most 0.5), m = ``P["topm_m"]``."""
+    of smaller value (after Tirinzoni & Degenne 2022's instance, smaller: values
+    :data:`TOPM_THETA` on the basis, the others at most :data:`TOPM_OTHER_MAX`),
+    m = ``P["topm_m"]``."""
     m = check_int(P["topm_m"], "topm_m", minimum=1)
     if m >= 5:
         raise ValueError(f"topm_m must be at most 4 (the instance has 5 leading items), got {m}")
-    theta = np.array([1.0, 0.9, 0.8, 0.4, 0.1])
+    theta = np.array(TOPM_THETA)
     rng = np.random.default_rng(2022)
     extra = []
     while len(extra) < 5:
         v = rng.uniform(-1, 1, 5)
         v /= np.linalg.norm(v)
-        if v @ theta <= 0.5:
+        if v @ theta <= TOPM_OTHER_MAX:
             extra.append(v)
     env = GaussianLinearBandit(X=np.vstack([np.eye(5), extra]), theta=theta,
                                name=f"top-{m} (K=10, d=5)")

@@ -106,7 +106,7 @@ PROFILES = {
         "n_instances": SETTINGS["n_repetitions"], "lingape_runs_1a": SETTINGS["n_repetitions"],
         "fig1a_d": [5, 10, 15, 20, 25, 30, 35],
         "fig1b_n": [10000, 15000, 20000, 25000, 30000],
-        "fig1c_n": [250, 500, 1000, 1500, 2000],
+        "fig1c_n": list(REP.VALUES["fig1c"]["n_code"]),
         "fig1d_d": [40, 80, 120, 160],
         "fig2a_D": [3, 4, 5, 6], "thm2_1d_max": 160, "fig1b_spread": "code",
         "alphas": [0.08, 0.04, 0.02, 0.01], "ex31_d": [4, 8, 16, 32], "ex31_alpha": 0.04,
