@@ -252,7 +252,9 @@ CLAIMS: dict = {
     "td22.lemma23.error": ClaimSpec(
         "elimination stopping is delta-correct (errors of every run with elimination stopping, "
         "all rules and queries, at delta = 0.01)", f"{SOURCE}, Lemma 2.3",
-        ErrorRate(0.01), section="theorem-2-4",
+        ErrorRate(SETTINGS["delta"]), section="theorem-2-4",
+        paper_value=Derived("delta", {"delta": Printed(SETTINGS["delta"], "Sec. 4, 'All "
+                                                       "experiments use delta = 0.01'")}),
         causes="the threshold log((t+1)/delta) is not proven to satisfy (3)"),
     "td22.sec21.work": ClaimSpec(
         "Sec. 2.1: selective elimination never performs more minimisations than LLR stopping "
