@@ -27,7 +27,7 @@ and its standard error, the ratio to :math:`T^*\log(1/\delta)`, the lower bound
 slope against :math:`T^*` in :math:`\log(1/\delta)`, the counts at the stop beside
 :math:`w^*`, the wall time per rule; :meth:`Comparison.figure` draws them with the lower bound,
 :meth:`Comparison.save` and :meth:`Comparison.load` keep them. **Every run has its own generator**,
-derived from the seed and the run's identity (instance, rule, run index; :func:`run_generator`):
+derived from the seed and the run's identity (instance, rule, run index; :func:`bai.algorithms.glr.run_generator`):
 adding or removing rules, instances, deltas, thresholds or stopping rules never changes another
 cell, and the results do not depend on the number of workers. Runs go through
 :func:`bai.experiments.run_experiment` (checkpoints keyed by the rules' code and the instances; a

@@ -22,9 +22,9 @@ claim they judge (``Claim.claim``) with a *role*:
 
 **Falsifiability is computed, never typed** (:data:`VACUITY_CRITERION`): a row of a paper claim
 whose runs could not have contradicted it becomes a consistency check, by one criterion that
-covers every rule kind (:meth:`_Rule.vacuity`). Every rule is three-way (*reproduced*, *not
+covers every rule kind (``_Rule.vacuity``). Every rule is three-way (*reproduced*, *not
 reproduced*, *inconclusive* when the runs cannot tell), states what it would detect, and knows
-the smallest move of its measurement that flips its verdict (:meth:`_Rule.flip`): the book's
+the smallest move of its measurement that flips its verdict (``_Rule.flip``): the book's
 tests move every recorded measurement across that boundary and check that the verdict flips.
 A claim's verdict (:func:`paper_claims`) is one of :data:`PAPER_VERDICTS`, computed from its
 rows. Nothing is typed in.
@@ -274,7 +274,7 @@ def _evaluate(node, env: dict) -> float:
 class Derived:
     """A paper value derived from printed numbers by a formula shown in the ledger, e.g.
     ``Derived("Lk_C / BC", {"Lk_C": Printed(2319, ...), "BC": Printed(1030, ...)})``: the
-    formula is arithmetic over the inputs' names (+ - * / **, log, sqrt, min, max, abs)."""
+    formula is arithmetic over the inputs' names (``+ - * / **``, log, sqrt, min, max, abs)."""
 
     formula: str
     inputs: dict
@@ -1072,7 +1072,7 @@ _RULE_NAMES = {r.__name__: r for r in _RULES}
 
 
 def rule_from_data(data: dict):
-    """The rule recorded in a row's ``details["rule_data"]`` (:meth:`_Rule.to_data`)."""
+    """The rule recorded in a row's ``details["rule_data"]`` (``_Rule.to_data``)."""
     if not isinstance(data, dict):
         raise TypeError(f"data must be a rule's to_data() dict, got {type(data).__name__}")
     if data.get("kind") not in _RULE_NAMES:
@@ -1099,7 +1099,7 @@ def measurement_of(row: dict) -> dict:
 
 def flipped_verdict(row: dict) -> tuple[str, str, dict] | None:
     """For a recorded row: ``(verdict, verdict after the flip, flipped measurement)``, the row's
-    own measurement moved across its rule's boundary by :meth:`_Rule.flip` and judged again by
+    own measurement moved across its rule's boundary by ``_Rule.flip`` and judged again by
     the same rule (``None`` for rules without a boundary: :class:`Holds`,
     :class:`NotComparable`)."""
     details = _row_dict(row).get("details") or {}

@@ -301,7 +301,7 @@ class Query:
     rules bind it to ``env.Z``: :meth:`bind`); its answers are Python values (an item index, a
     tuple of indices, a tuple of booleans) and their compiled codes (:meth:`code`).
 
-    Subclasses set :attr:`kind` and define :meth:`_params`, :meth:`_check_tie`,
+    Subclasses set :attr:`kind` and define ``_params``, ``_check_tie``,
     :meth:`decode` and :meth:`describe`.
     """
 

@@ -1130,7 +1130,7 @@ class CompiledRule:
     uses_pieces : bool
         Whether the rule reads the pieces (elimination in the sampling rule applies).
     needs_width : bool
-        Whether it reads :func:`width_beta` (the LinGapE and LinGIFA rules): ``width_delta``
+        Whether it reads :func:`bai.algorithms.engine.width_beta` (the LinGapE and LinGIFA rules): ``width_delta``
         and ``width_threshold`` options.
     needs_halfspaces : bool
         Whether it reads every half-space's denominator ``eng.hq``.
@@ -1376,7 +1376,7 @@ def _check_query_env(env, query):
 
 
 def _width(options, thresholds, deltas):
-    """``(width thresholds, width delta)`` of a rule that reads :func:`width_beta`."""
+    """``(width thresholds, width delta)`` of a rule that reads :func:`bai.algorithms.engine.width_beta`."""
     wd = options.pop("width_delta", None)
     wt = options.pop("width_threshold", None)
     dw = float(np.min(deltas)) if wd is None else float(check_deltas(wd, "width_delta")[0])
@@ -1448,7 +1448,7 @@ def simulate(rule, env, rng, *, query=None, deltas=(0.1,), threshold="heuristic"
         Cap on the samples of a trajectory.
     **options
         The rule's options (passed to its ``init``; ``width_delta`` and ``width_threshold`` for
-        the rules that read :func:`width_beta`).
+        the rules that read :func:`bai.algorithms.engine.width_beta`).
     """
     rule = check_rule(rule)
     env = check_env(env)

@@ -13,17 +13,17 @@ rule stopped by :math:`\beta_{LT}`, **LT-H** the same rule stopped by the heuris
 ("H"). Both are read off ONE trajectory (the rule does not depend on the threshold).
 
 The sampling rule, as the code runs it (it differs from the official Python version,
-:func:`bai.algorithms.lazy_tas.lazy_tas`, in the points marked *):
+:func:`bai.algorithms.lazy_tas.lazy_tas`, in the points marked (†)):
 
-* *initial phase: uniformly random arms are drawn and pulled (counted) until the pulled arms span
+* (†) initial phase: uniformly random arms are drawn and pulled (counted) until the pulled arms span
   :math:`\mathbb R^d`; the rank-raising ones form the spanner :math:`A_0`; the matrix
   :math:`A=\sum_{a\in A_0}aa^\top` then grows by :math:`a_ta_t^\top` with every later pull, and
   :math:`c_0=\lambda_{\min}(\sum_{a\in A_0}aa^\top)/\sqrt d`;
 * forced exploration: if :math:`\lambda_{\min}(A)<c_0\sqrt t`, pull :math:`A_0[i_0]`, where
-  *:math:`i_0\leftarrow(i_0+1)\bmod d` advances at every step, forced or not;
-* *tracking: every step :math:`\Sigma w\mathrel{+}=w` (from 0, while the counts start at the
+  (†) :math:`i_0\leftarrow(i_0+1)\bmod d` advances at every step, forced or not;
+* (†) tracking: every step :math:`\Sigma w\mathrel{+}=w` (from 0, while the counts start at the
   initial phase's), and pull :math:`\arg\min_k(N_k-\Sigma w_k)` over all arms;
-* *lazy update at every power of 2 of :math:`t`: 1000 Frank--Wolfe steps
+* (†) lazy update at every power of 2 of :math:`t`: 1000 Frank--Wolfe steps
   :math:`w\leftarrow\frac i{i+1}w+\frac1{i+1}e_{k^*}` **warm-started from the previous**
   :math:`w`, :math:`k^*` the arm of largest gradient of the closest alternative
   (:math:`A(w)^{-1}` exact), stopped early when :math:`1/((i+1)\|w\|_2)<10^{-3}` (never before

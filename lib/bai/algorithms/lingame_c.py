@@ -11,7 +11,7 @@ count :math:`t`:
 * the learner (:math:`\eta=\log(MK)/\Delta`, :math:`\Delta_0=0.01`) proposes weights
   :math:`W\in\Delta_{MK}`; the row :math:`W_{\hat z}` of the empirical answer gets the best
   response :math:`\lambda_{\hat z}`, the closest alternative to :math:`\hat\theta_t` under
-  :math:`A(W_{\hat z}/\sum_kW_{\hat z,k})` (:func:`bai.algorithms.glr.closest_alternative`, exact
+  :math:`A(W_{\hat z}/\sum_kW_{\hat z,k})` (:func:`bai.queries.closest_point`, exact
   inverse); every other row :math:`i\ne\hat z` gets :math:`\lambda_i=\hat\theta_t` (then
   :math:`\hat\theta_t` lies in the alternative of :math:`i`);
 * gains :math:`\min(\frac1{2\sigma^2}(|x_k^\top(\hat\theta_t-\lambda_i)|+b_k)^2,\log t)`,

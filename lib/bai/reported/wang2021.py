@@ -177,6 +177,7 @@ _CAUSE_LB = ("the printed column is kl(delta, 1-delta) times the value of the co
 _CAUSES = {"BC": _CAUSE_BC, "LT": _CAUSE_LT, "LT-H": _CAUSE_LT, "CG-C": _CAUSE_T1,
            "Lk-C": _CAUSE_T1, "XY-A": _CAUSE_XY, "RR": _CAUSE_T1, "LB": _CAUSE_LB}
 
+#: The claims of the chapter (:class:`bai.claims.ClaimSpec` by id, with their readings and causes).
 CLAIMS: dict = {
     # -- Table 1: every number, under each reading --------------------------------------------
     **{f"wang.t1.{col}.d{{delta}}.{{rd}}": ClaimSpec(

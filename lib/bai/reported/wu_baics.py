@@ -79,6 +79,7 @@ _T1, _E2 = VALUES["table1"], VALUES["example2"]
 #: short names of the three methods of Table 1 in claim ids
 SHORT = {"T-a-SCS": "tascs", "T-a-S": "tas", "Uniform": "unif"}
 
+#: The printed values (:class:`bai.claims.Printed`, with their locators) by name.
 PRINTED: dict = {}
 for _alg in SHORT:
     PRINTED[f"e1.tau.{_alg}"] = Printed(_T1["mean_stopping_time"][_alg],

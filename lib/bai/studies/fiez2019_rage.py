@@ -422,8 +422,7 @@ LEMMA1_SCALES = (1.0, 2.0)
 def lemma1_table(P) -> pd.DataFrame:
     r"""Lemma 1's bounds on the worked example of Sec. 3.1 (d = 6), for
     :math:`\mathcal Y(\mathcal X)` and :math:`\{e_1-z'\}`, with the arms at the scales
-    :data:`LEMMA1_SCALES`: :math:`
-ho`, the gauge's bounds :math:`d/\gamma^2` and
+    :data:`LEMMA1_SCALES`: :math:`\rho`, the gauge's bounds :math:`d/\gamma^2` and
     :math:`1/\gamma^2`, and the lower bound as printed (:math:`\max\|y\|^2/\max\|x\|_2`) and
     squared (:math:`\max\|y\|^2/\max\|x\|_2^2`)."""
     check_params(P, ('alphas',))

@@ -127,7 +127,7 @@ def fig4_task(rng, *, strategy: str, d: int, n_runs: int, reading: str = "paper"
     paper's ``delta``, ``alpha`` and ``omega``, as :func:`bai.algorithms.soare.benchmark_task`
     runs them (the same calls, so the same runs for a seed), with each run's pull counts and
     the settings it ran with: for XY-adaptive, the printed reading's settings
-    (:func:`bai.reported.soare2014.settings`) with the options of its preset ``reading``; for
+    (``bai.reported.soare2014.settings()``) with the options of its preset ``reading``; for
     the other strategies, which no reading changes, none."""
     check_rng(rng)
     env = soare_benchmark(d, omega=OMEGA)

@@ -891,7 +891,7 @@ def _recorder(rule: str):
 def recorded_runs(env, rule: str, n_runs: int, rng, *, deltas, delta: float, cap: int,
                   stopping=("llr", "selective", "full"), sampling_elimination=None):
     """``n_runs`` runs of a library rule on the best-arm query with the arms' elimination times
-    at ``delta`` (:func:`_recorder`), each from the generator the library's batch functions
+    at ``delta`` (``_recorder``), each from the generator the library's batch functions
     would give it: ``{"samples": (runs, stoppings, deltas), "elim_sel", "elim_full": (runs, K),
     "cpu"}``, or ``None`` when the engine cannot record them."""
     from ..algorithms import engine as E

@@ -227,7 +227,7 @@ def synth_task(rng, *, experiment, strategy, n_runs, d, gap=None, variant=None, 
     -------
     dict
         Per run: ``samples``, ``correct``, ``stopped``, the ``counts`` per arm and, for LinGapE,
-        the lists of :data:`PER_RUN`; ``settings``: the settings that define the reading the
+        the lists of ``PER_RUN``; ``settings``: the settings that define the reading the
         task ran under (keys of ``paper.PRINTED_SETTINGS``).
     """
     check_rng(rng)
@@ -341,7 +341,7 @@ def click_task(rng, *, strategy, K, instance):
     The instance is ``click_instance(K, default_rng([INSTANCE_SEED, K, instance]))``: both
     strategies run on the same instances (Sec. 7.2; App. A's thresholds). The result carries the
     ``settings`` of the reading it ran under and, for LinGapE, Lemma 3's ``event`` and
-    :math:`C_t^2` at the stop (:func:`at_stop`).
+    :math:`C_t^2` at the stop (``at_stop``).
     """
     check_rng(rng)
     env = click_instance(K, np.random.default_rng([INSTANCE_SEED, K, instance]),
