@@ -126,7 +126,7 @@ def figure1_instance(draw: int, seed: int, *, K: int = 50):
 
 def instance_table(P) -> pd.DataFrame:
     """Every draw of the constructions at ``P``: arms, the gaps that decide each query
-    (best arm and top-m: the gap at the boundary; thresholding: the smallest |mean|) and
+    (best arm and top-m: the gap at the boundary; thresholding: the smallest :math:`|\\mu_k|`) and
     :math:`T^*` of each query (:meth:`bai.queries.Query.t_star`), with
     :math:`T^*\\log(1/\\delta)` (thousands of samples), the lower bound's scale."""
     check_params(P, ("seed", "K", "d", "m", "n_draws", "delta"))

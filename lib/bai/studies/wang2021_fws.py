@@ -358,7 +358,7 @@ TABLE_READINGS = ("printed", "code instance", "code metric", "code instance and 
 
 def fit_table(cellt: pd.DataFrame, lb: pd.DataFrame) -> pd.DataFrame:
     """For each reading and column: how many of the four printed numbers our runs reproduce
-    (|ours - printed| <= 0.5 + 2 SE), and the largest distance in units of that tolerance."""
+    (``|ours - printed| <= 0.5 + 2 SE``), and the largest distance in units of that tolerance."""
     rows = []
     for rd in TABLE_READINGS + ("code oracle", "code instance and oracle", "the reference code"):
         s = _settings_for(rd)
