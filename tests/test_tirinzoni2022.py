@@ -196,7 +196,8 @@ def test_recorded_runs_follow_the_librarys_runs():
     r = study.recorded_runs(env, "oracle", 3, np.random.default_rng(5), delta=0.1, **kw)
     lib = glr_baselines.oracle_tracking_runs(
         env, 3, np.random.default_rng(5), query=BestArm(), deltas=[0.1, 0.01],
-        threshold="log_t_plus_1", stopping=["llr", "selective", "full"], max_samples=10**5)
+        threshold="log_t_plus_1", stopping=["llr", "selective", "full"], max_samples=10**5,
+        **study.CODE_START)                                # the code's start, as the study's
     assert np.array_equal(r["samples"], np.asarray(lib.info["stopping_times"])[:, :, 0, :])
     last = np.sort(r["elim_sel"], axis=1)[:, -1]          # the (K-1)-th elimination
     assert np.all((r["elim_sel"] >= 0).sum(axis=1) == env.K - 1)

@@ -26,6 +26,14 @@ every :math:`\delta`: one pointer per (stopping rule, threshold) over the :math:
 sorted by increasing :math:`\beta`, since the first crossings are ordered; for elimination one
 level per (threshold, half-space), the number of :math:`\delta`\ s for which it is eliminated.
 
+**The start and the estimator** (:func:`simulate`'s ``initial`` and ``regularization``): by
+default one pull of each of the first :math:`d` rank-raising arms (the spanner) and ordinary
+least squares, :math:`V_t=\sum_s x_{a_s}x_{a_s}^\top`; ``initial="all"`` pulls every arm once
+first, in index order, and ``regularization`` :math:`\lambda>0` gives ridge least squares,
+:math:`V_t=\lambda I+\sum_s x_{a_s}x_{a_s}^\top`, :math:`\hat\theta_t=V_t^{-1}S_t` (kept in
+``eng.V``, so every statistic above uses it) -- Tirinzoni & Degenne's code (``runit.jl``) runs
+every rule with both (:math:`\lambda=1`).
+
 **One generator per run** (:func:`run_generator`): a run's noise comes from its own generator;
 the batch functions derive run ``r``'s generator from their generator and ``r``, the harness from
 the seed and the run's identity (instance, rule, run index) with stable keys
@@ -73,8 +81,10 @@ N_II = 25
 # what the driving loop returns
 DONE, PAUSED, BAD_ARM = 1, 0, 2
 # slots of the float scalars ``eng.ff``
-LOGDET, STAT, U, LAM, SIGMA, SIGMA2, QX, DEN, LOGLW = range(9)
-N_FF = 9
+LOGDET, STAT, U, LAM, SIGMA, SIGMA2, QX, DEN, LOGLW, REG = range(10)
+N_FF = 10
+#: the initial pulls (:func:`simulate`'s ``initial``)
+INITIAL = ("spanner", "all")
 # stopping-rule kinds (bai.algorithms.stopping)
 SR_LLR, SR_SEL, SR_FULL = 0, 1, 2
 
@@ -237,8 +247,8 @@ def _refresh_inverses(eng):
     eng.Vinv[:, :] = np.linalg.inv(eng.V)
     if eng.ii[MIX]:
         W = eng.V.copy()
-        for i in range(W.shape[0]):
-            W[i, i] += eng.ff[LAM]
+        for i in range(W.shape[0]):        # V holds the ridge lambda_reg I: the mixture's
+            W[i, i] += eng.ff[LAM] - eng.ff[REG]   # design is sum x x^T + lambda I
         eng.Minv[:, :] = np.linalg.inv(W)
     eng.ii[SQOK] = 0
     eng.ii[HQOK] = 0
@@ -741,8 +751,9 @@ def observe(a, y, eng):
 
 @numba.njit(cache=True)
 def _initial_pulls(eng, arms, rng):
-    """The initial pulls (one of each spanner arm, noise from ``rng``), then :math:`V^{-1}`
-    exactly (:func:`_init_pulls` adds the first check)."""
+    """The initial pulls (one of each arm of ``arms``, in order, noise from ``rng``: the spanner,
+    or every arm with ``initial="all"``), then :math:`V^{-1}` exactly (:func:`_init_pulls` adds
+    the first check)."""
     sigma = eng.ff[SIGMA]
     for i in range(arms.shape[0]):
         a = arms[i]
@@ -992,7 +1003,7 @@ def _readonly(a: np.ndarray) -> np.ndarray:
 
 
 class RuleState:
-    """The state a rule reads (read-only views of the run's arrays, updated in place after every
+    r"""The state a rule reads (read-only views of the run's arrays, updated in place after every
     pull): what :meth:`SamplingRule.next_arm` and a :class:`CompiledRule`'s ``init`` receive.
 
     Attributes
@@ -1004,8 +1015,14 @@ class RuleState:
         Number of arms, dimension, number of items, noise standard deviation.
     query : bai.queries.Query
         The query of the run, bound to ``Z``.
-    init_arms : (d,) int array
-        The arms of the initial pulls.
+    init_arms : int array
+        The arms of the initial pulls, in order: the spanner (``(d,)``), or every arm
+        (``(K,)``) with ``initial="all"``.
+    spanner : (d,) int array
+        The first ``d`` rank-raising arms in index order (:func:`bai.algorithms.glr.spanner`),
+        whatever the initial pulls.
+    regularization : float
+        The ridge :math:`\lambda` of the run (:math:`V_0=\lambda I`).
     """
 
     def __init__(self, env, query, run, rng=None):
@@ -1014,6 +1031,8 @@ class RuleState:
         self.sigma = float(env.sigma)
         self.query = query
         self.init_arms = run.init_arms
+        self.spanner = run.spanner
+        self.regularization = float(run.arrays["ff"][REG])
         self._rng = rng
         a = run.arrays
         self._V, self._Vinv, self._S = _readonly(a["V"]), _readonly(a["Vinv"]), _readonly(a["S"])
@@ -1046,7 +1065,8 @@ class RuleState:
 
     @property
     def V(self) -> np.ndarray:
-        r""":math:`V_t=\sum_sx_{a_s}x_{a_s}^\top` (``(d, d)``, no regularisation)."""
+        r""":math:`V_t=\lambda I+\sum_sx_{a_s}x_{a_s}^\top` (``(d, d)``; :math:`\lambda` =
+        ``regularization``, 0 by default: no regularisation)."""
         return self._V
 
     @property
@@ -1056,7 +1076,8 @@ class RuleState:
 
     @property
     def theta(self) -> np.ndarray:
-        r"""The least-squares estimate :math:`\hat\theta_t=V_t^{-1}S_t` (``(d,)``)."""
+        r"""The (ridge, if :math:`\lambda>0`) least-squares estimate
+        :math:`\hat\theta_t=V_t^{-1}S_t` (``(d,)``)."""
         return self._theta
 
     @property
@@ -1212,7 +1233,8 @@ class _Run:
     """The arrays of one run and its :class:`Engine`."""
 
     def __init__(self, env, query, thresholds, deltas_sorted, stoppings, max_samples, *,
-                 samp: int = 0, width=None, needs_halfspaces: bool = False):
+                 samp: int = 0, width=None, needs_halfspaces: bool = False,
+                 regularization: float = 0.0, initial: str = "spanner"):
         X = np.ascontiguousarray(env.X, dtype=float)
         Z = np.ascontiguousarray(query.Z, dtype=float)
         K, d = X.shape
@@ -1221,8 +1243,9 @@ class _Run:
         L, Pmax = query.answer_size, query.max_pieces
         Hn = query.n_halfspaces
         nT, nL, nS = len(thresholds), len(deltas_sorted), len(stoppings)
-        self.init_arms = spanner(X)
-        V0 = X[self.init_arms].T @ X[self.init_arms]
+        self.spanner = spanner(X)
+        self.init_arms = self.spanner if initial == "spanner" else np.arange(K, dtype=np.int64)
+        V0 = X[self.spanner].T @ X[self.spanner]
         self.c = float(np.linalg.eigvalsh(V0)[0])
         lam = ST.MIXTURE_U * self.c
         wkinds = [] if width is None else [t.kind for t in width[0]]
@@ -1242,6 +1265,7 @@ class _Run:
         ff[U], ff[LAM], ff[SIGMA], ff[SIGMA2], ff[QX] = (ST.MIXTURE_U, lam, float(env.sigma),
                                                           float(env.sigma) ** 2, x)
         ff[LOGLW] = math.log(1.0 / width[1]) if width is not None else 0.0
+        ff[REG] = regularization
         user = any(not t.builtin for t in thresholds) or ST.KIND_USER in wkinds
         W = 4096 if user else 0
         ii[TTW] = W
@@ -1249,7 +1273,8 @@ class _Run:
         self.width = width
         a = dict(
             X=X, Z=Z, true_means=np.ascontiguousarray(env.means, dtype=float), ii=ii, ff=ff,
-            V=np.zeros((d, d)), Vinv=np.zeros((d, d)), Minv=np.eye(d) / lam, S=np.zeros(d),
+            V=np.eye(d) * regularization if regularization > 0.0 else np.zeros((d, d)),
+            Vinv=np.zeros((d, d)), Minv=np.eye(d) / lam, S=np.zeros(d),
             theta=np.zeros(d), N=np.zeros(K, dtype=np.int64), v=np.zeros(M), cz=np.zeros(M),
             u=np.zeros(d), wk=np.zeros(4 * d), code=np.full(L, -1, dtype=np.int64),
             ph=np.zeros(Pmax, dtype=np.int64), pi=np.zeros(Pmax, dtype=np.int64),
@@ -1385,7 +1410,7 @@ def _width(options, thresholds, deltas):
 
 
 def _simulate_one(rule, env, query, rng, deltas, thresholds, stoppings, max_samples, samp,
-                  options):
+                  options, regularization=0.0, initial="spanner"):
     """One trajectory (all cells, or the single cell of a sampling-elimination run)."""
     order = np.argsort(-deltas, kind="stable")          # decreasing delta: increasing beta
     width = None
@@ -1394,7 +1419,8 @@ def _simulate_one(rule, env, query, rng, deltas, thresholds, stoppings, max_samp
     if compiled and rule.needs_width:
         width = _width(opts, thresholds, deltas)
     run = _Run(env, query, thresholds, deltas[order], stoppings, max_samples, samp=samp,
-               width=width, needs_halfspaces=compiled and rule.needs_halfspaces)
+               width=width, needs_halfspaces=compiled and rule.needs_halfspaces,
+               regularization=regularization, initial=initial)
     t0 = time.perf_counter()
     own = None
     if not compiled and getattr(rule, "uses_rng", False):
@@ -1421,7 +1447,7 @@ def _simulate_one(rule, env, query, rng, deltas, thresholds, stoppings, max_samp
 
 def simulate(rule, env, rng, *, query=None, deltas=(0.1,), threshold="heuristic",
              stopping="llr", sampling_elimination=None, max_samples: int = 10**7,
-             **options) -> GLRResult:
+             regularization: float = 0.0, initial: str = "spanner", **options) -> GLRResult:
     r"""One run of ``rule`` (a :class:`CompiledRule` or a :class:`SamplingRule`) on ``env`` for
     ``query``, read at every delta, threshold and stopping rule (module docstring).
 
@@ -1445,7 +1471,21 @@ def simulate(rule, env, rng, *, query=None, deltas=(0.1,), threshold="heuristic"
         rule's minima over the active pieces only, same threshold, no resets): one trajectory per
         (threshold, delta), each from a copy of ``rng``'s state (``rng`` ends as after the last).
     max_samples : int
-        Cap on the samples of a trajectory.
+        Cap on the samples of a trajectory (at least the initial pulls + 1).
+    regularization : float >= 0
+        Ridge :math:`\lambda`: :math:`V_t=\lambda I+\sum_{s\le t}x_{a_s}x_{a_s}^\top`,
+        :math:`\hat\theta_t=V_t^{-1}S_t`, and every piece's denominator
+        :math:`\|a_p\|^2_{V_t^{-1}}`, the GLR, the elimination tests and the rules that read
+        ``eng.V``/``eng.Vinv`` use that :math:`V_t` (the mixture threshold's design stays
+        :math:`\sum xx^\top+\lambda_{mix}I`). Tirinzoni & Degenne's code (``runit.jl``,
+        bandit-elimination @ 39aa1b9) runs every rule with :math:`\lambda=1` (``lambda_reg``).
+        Default 0: unregularised least squares (the engine's results before the option).
+    initial : "spanner" or "all"
+        The initial pulls, counted in :math:`t` and checked by the stopping rules once they are
+        done: ``"spanner"`` (default) one pull of each of the first ``d`` rank-raising arms in
+        index order (:func:`bai.algorithms.glr.spanner`); ``"all"`` one pull of every arm in
+        index order, :math:`t` starting at :math:`K` (``runit.jl``). A rule's ``init`` runs
+        after them (``state.spanner`` is the spanner either way).
     **options
         The rule's options (passed to its ``init``; ``width_delta`` and ``width_threshold`` for
         the rules that read :func:`bai.algorithms.engine.width_beta`).
@@ -1458,7 +1498,10 @@ def simulate(rule, env, rng, *, query=None, deltas=(0.1,), threshold="heuristic"
     deltas = check_deltas(deltas)
     thresholds = ST.check_thresholds(threshold)
     stoppings, axis = ST.check_stopping(stopping)
-    max_samples = check_int(max_samples, "max_samples", minimum=env.d + 1)
+    regularization = check_regularization(regularization)
+    initial = check_initial(initial)
+    max_samples = check_int(max_samples, "max_samples",
+                            minimum=(env.K if initial == "all" else env.d) + 1)
     if sampling_elimination not in (None, "selective", "full"):
         raise ValueError(f"sampling_elimination must be None, 'selective' or 'full', got "
                          f"{sampling_elimination!r}")
@@ -1470,7 +1513,7 @@ def simulate(rule, env, rng, *, query=None, deltas=(0.1,), threshold="heuristic"
     K, L = env.K, query.answer_size
     if not samp:
         run, order, info = _simulate_one(rule, env, query, rng, deltas, thresholds, stoppings,
-                                         max_samples, 0, options)
+                                         max_samples, 0, options, regularization, initial)
         inv = np.argsort(order)
         a = run.arrays
         stop_t, stop_rec = a["stop_t"][:, :, inv], a["stop_rec"][:, :, inv]
@@ -1490,7 +1533,8 @@ def simulate(rule, env, rng, *, query=None, deltas=(0.1,), threshold="heuristic"
             for k, dl in enumerate(deltas):
                 g = copy.deepcopy(rng)
                 run, _, info = _simulate_one(rule, env, query, g, np.array([dl]), (thr,),
-                                             stoppings, max_samples, samp, options)
+                                             stoppings, max_samples, samp, options,
+                                             regularization, initial)
                 a = run.arrays
                 stop_t[:, j, k] = a["stop_t"][:, 0, 0]
                 stop_rec[:, j, k] = a["stop_rec"][:, 0, 0]
@@ -1504,6 +1548,30 @@ def simulate(rule, env, rng, *, query=None, deltas=(0.1,), threshold="heuristic"
     return _result(rule.name, env, query, deltas, thresholds, stoppings, axis, stop_t, stop_rec,
                    stop_N, samples, extra,
                    rule.result_cls if isinstance(rule, CompiledRule) else GLRResult)
+
+
+def check_regularization(regularization, arg: str = "regularization") -> float:
+    r"""A ridge :math:`\lambda`: a finite real number >= 0 (``TypeError``/``ValueError`` naming
+    ``arg`` otherwise)."""
+    if isinstance(regularization, (bool, np.bool_)) or not isinstance(regularization,
+                                                                        numbers.Real):
+        raise TypeError(f"{arg} must be a real number >= 0, got {regularization!r} "
+                        f"({type(regularization).__name__})")
+    lam = float(regularization)
+    if not math.isfinite(lam) or lam < 0.0:
+        raise ValueError(f"{arg} must be a finite number >= 0, got {regularization!r}")
+    return lam
+
+
+def check_initial(initial, arg: str = "initial") -> str:
+    """The initial pulls: ``"spanner"`` or ``"all"`` (``TypeError``/``ValueError`` naming
+    ``arg`` otherwise)."""
+    if not isinstance(initial, str):
+        raise TypeError(f"{arg} must be 'spanner' or 'all', got {initial!r} "
+                        f"({type(initial).__name__})")
+    if initial not in INITIAL:
+        raise ValueError(f"{arg} must be 'spanner' or 'all', got {initial!r}")
+    return initial
 
 
 def _corrects(env, query, stop_rec) -> np.ndarray:
@@ -1598,14 +1666,17 @@ def library_rule(name: str) -> RuleEntry:
 
 def rule_function(rule, *, name: str = None, doc: str = ""):
     """The single-run function ``f(env, rng, *, query=None, deltas=(0.1,), threshold=...,
-    stopping="llr", sampling_elimination=None, max_samples=10**7, **options)`` of a compiled
+    stopping="llr", sampling_elimination=None, max_samples=10**7, regularization=0.0,
+    initial="spanner", **options)`` of a compiled
     rule (what each rule module exports)."""
 
     def run(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", stopping="llr",
-            sampling_elimination=None, max_samples: int = 10**7, **options):
+            sampling_elimination=None, max_samples: int = 10**7, regularization: float = 0.0,
+            initial: str = "spanner", **options):
         return simulate(rule, env, rng, query=query, deltas=deltas, threshold=threshold,
                         stopping=stopping, sampling_elimination=sampling_elimination,
-                        max_samples=max_samples, **options)
+                        max_samples=max_samples, regularization=regularization,
+                        initial=initial, **options)
 
     run.__name__ = name or rule.name
     run.__doc__ = doc

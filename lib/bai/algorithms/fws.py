@@ -233,7 +233,8 @@ RULE = E.CompiledRule("FWS", _choose_arm, _init, paper="Wang, Tzeng & Proutière
 
 @rule_doc
 def fws(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", stopping="llr",
-        sampling_elimination=None, max_samples: int = 10**7) -> FWSResult:
+        sampling_elimination=None, max_samples: int = 10**7,
+        regularization: float = 0.0, initial: str = "spanner") -> FWSResult:
     """One run of Frank--Wolfe Sampling under the GLR rule (module docstring).
 
     Parameters
@@ -242,7 +243,8 @@ def fws(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", stopping=
     """
     return E.simulate(RULE, env, rng, query=query, deltas=deltas, threshold=threshold,
                       stopping=stopping, sampling_elimination=sampling_elimination,
-                      max_samples=max_samples)
+                      max_samples=max_samples, regularization=regularization,
+                      initial=initial)
 
 
 def fws_runs(env, n_runs: int, rng, **kw):

@@ -256,7 +256,14 @@ RULE_PARAMETERS = """env : GaussianLinearBandit
         Elimination in the sampling rule (Tirinzoni & Degenne 2022, Sec. 3): one trajectory per
         (threshold, delta).
     max_samples : int
-        Cap on the samples of the run."""
+        Cap on the samples of the run.
+    regularization : float >= 0
+        Ridge :math:`\\lambda` (:math:`V_0=\\lambda I`, :math:`\\hat\\theta=V^{-1}S`;
+        Tirinzoni & Degenne's ``runit.jl`` uses 1); default 0, unregularised
+        (:func:`bai.algorithms.engine.simulate`).
+    initial : "spanner" or "all"
+        The initial pulls, counted in :math:`t`: the spanner's ``d`` arms (default) or every arm
+        once in index order (``runit.jl``)."""
 
 
 def rule_doc(fn):

@@ -92,7 +92,8 @@ UNIFORM = E.CompiledRule("uniform", _uniform_arm, paper="baseline: round robin",
 
 @rule_doc
 def uniform_glr(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", stopping="llr",
-                sampling_elimination=None, max_samples: int = 10**7):
+                sampling_elimination=None, max_samples: int = 10**7,
+                regularization: float = 0.0, initial: str = "spanner"):
     """Round-robin sampling (arm ``t mod K``) under the GLR rule.
 
     Parameters
@@ -101,7 +102,8 @@ def uniform_glr(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", s
     """
     return E.simulate(UNIFORM, env, rng, query=query, deltas=deltas, threshold=threshold,
                       stopping=stopping, sampling_elimination=sampling_elimination,
-                      max_samples=max_samples)
+                      max_samples=max_samples, regularization=regularization,
+                      initial=initial)
 
 
 # --- tracking of a fixed design ------------------------------------------------------------
@@ -144,7 +146,8 @@ ORACLE = E.CompiledRule("oracle tracking", _track_arm, _oracle_init,
 
 @rule_doc
 def xy_tracking(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", stopping="llr",
-                sampling_elimination=None, max_samples: int = 10**7):
+                sampling_elimination=None, max_samples: int = 10**7,
+                regularization: float = 0.0, initial: str = "spanner"):
     """C-tracking of the XY-static design of the query under the GLR rule (module docstring).
 
     Parameters
@@ -153,12 +156,14 @@ def xy_tracking(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", s
     """
     return E.simulate(XY, env, rng, query=query, deltas=deltas, threshold=threshold,
                       stopping=stopping, sampling_elimination=sampling_elimination,
-                      max_samples=max_samples)
+                      max_samples=max_samples, regularization=regularization,
+                      initial=initial)
 
 
 @rule_doc
 def oracle_tracking(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic",
-                    stopping="llr", sampling_elimination=None, max_samples: int = 10**7):
+                    stopping="llr", sampling_elimination=None, max_samples: int = 10**7,
+                    regularization: float = 0.0, initial: str = "spanner"):
     """C-tracking of the oracle design w*(theta) of the query (known theta) under the GLR rule.
 
     Parameters
@@ -167,7 +172,8 @@ def oracle_tracking(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic
     """
     return E.simulate(ORACLE, env, rng, query=query, deltas=deltas, threshold=threshold,
                       stopping=stopping, sampling_elimination=sampling_elimination,
-                      max_samples=max_samples)
+                      max_samples=max_samples, regularization=regularization,
+                      initial=initial)
 
 
 # --- LinGapE's rule (and m-LinGapE, and the OSI form) ----------------------------------------
@@ -200,7 +206,8 @@ LINGAPE = E.CompiledRule("LinGapE rule", _lingape_arm, _work,
 
 
 def lingape_glr(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", stopping="llr",
-                sampling_elimination=None, max_samples: int = 10**7, width_delta=None,
+                sampling_elimination=None, max_samples: int = 10**7,
+                regularization: float = 0.0, initial: str = "spanner", width_delta=None,
                 width_threshold=None):
     r"""LinGapE's greedy direction rule under the GLR rule (module docstring); its width is
     :math:`\sigma\sqrt{2\beta(t,\delta_w)}` with :math:`\beta` the largest of the thresholds
@@ -209,7 +216,8 @@ def lingape_glr(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", s
     ``deltas`` and ``threshold``. Top-m: m-LinGapE; thresholding: the OSI form."""
     return E.simulate(LINGAPE, env, rng, query=query, deltas=deltas, threshold=threshold,
                       stopping=stopping, sampling_elimination=sampling_elimination,
-                      max_samples=max_samples, width_delta=width_delta,
+                      max_samples=max_samples, regularization=regularization,
+                      initial=initial, width_delta=width_delta,
                       width_threshold=width_threshold)
 
 
@@ -278,13 +286,15 @@ LINGIFA = E.CompiledRule("LinGIFA", _lingifa_arm, _lingifa_init,
 
 
 def lingifa(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", stopping="llr",
-            sampling_elimination=None, max_samples: int = 10**7, width_delta=None,
+            sampling_elimination=None, max_samples: int = 10**7,
+            regularization: float = 0.0, initial: str = "spanner", width_delta=None,
             width_threshold=None):
     r"""LinGIFA under the GLR rule, top-m only (``query=TopM(m)``; module docstring); the width
     as :func:`lingape_glr`'s."""
     return E.simulate(LINGIFA, env, rng, query=query, deltas=deltas, threshold=threshold,
                       stopping=stopping, sampling_elimination=sampling_elimination,
-                      max_samples=max_samples, width_delta=width_delta,
+                      max_samples=max_samples, regularization=regularization,
+                      initial=initial, width_delta=width_delta,
                       width_threshold=width_threshold)
 
 

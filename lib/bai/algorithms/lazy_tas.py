@@ -71,7 +71,7 @@ def _choose_arm(eng, rs, rng):
 
 def _init(env, state, fw_iter: int = 1000):
     X = env.X
-    A0 = state.init_arms
+    A0 = state.spanner
     lam0 = float(np.linalg.eigvalsh(X[A0].T @ X[A0])[0])
     K = env.K
     return (np.full(K, 1.0 / K), state.counts.astype(float), A0,
@@ -91,6 +91,7 @@ RULE = E.CompiledRule("Lazy TaS", _choose_arm, _init, paper="Jedra & Proutière 
 @rule_doc
 def lazy_tas(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", stopping="llr",
              sampling_elimination=None, max_samples: int = 10**7,
+             regularization: float = 0.0, initial: str = "spanner",
              fw_iter: int = 1000) -> LazyTaSResult:
     """One run of Lazy Track-and-Stop under the GLR rule (module docstring).
 
@@ -103,7 +104,8 @@ def lazy_tas(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", stop
     fw_iter = check_int(fw_iter, "fw_iter", minimum=1)
     return E.simulate(RULE, env, rng, query=query, deltas=deltas, threshold=threshold,
                       stopping=stopping, sampling_elimination=sampling_elimination,
-                      max_samples=max_samples, fw_iter=fw_iter)
+                      max_samples=max_samples, regularization=regularization,
+                      initial=initial, fw_iter=fw_iter)
 
 
 def lazy_tas_runs(env, n_runs: int, rng, **kw):

@@ -150,7 +150,8 @@ RULE = E.CompiledRule("LinGame", _choose_arm, _init,
 
 @rule_doc
 def lingame(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", stopping="llr",
-            sampling_elimination=None, max_samples: int = 10**7, optimism: bool = True,
+            sampling_elimination=None, max_samples: int = 10**7,
+            regularization: float = 0.0, initial: str = "spanner", optimism: bool = True,
             shared_learner: bool = False) -> LinGameResult:
     r"""One run of LinGame under the GLR rule (module docstring).
 
@@ -171,7 +172,8 @@ def lingame(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", stopp
         raise TypeError(f"shared_learner must be a bool, got {type(shared_learner).__name__}")
     res = E.simulate(RULE, env, rng, query=query, deltas=deltas, threshold=threshold,
                      stopping=stopping, sampling_elimination=sampling_elimination,
-                     max_samples=max_samples, optimism=optimism, shared_learner=shared_learner)
+                     max_samples=max_samples, regularization=regularization,
+                     initial=initial, optimism=optimism, shared_learner=shared_learner)
     if not optimism:
         res.strategy = "LinGame (no optimism)"
     return res

@@ -142,7 +142,8 @@ RULE = E.CompiledRule("Top Two (TS-TC-G)", _choose_arm, _init,
 
 @rule_doc
 def top_two(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", stopping="llr",
-            sampling_elimination=None, max_samples: int = 10**7) -> TopTwoResult:
+            sampling_elimination=None, max_samples: int = 10**7,
+            regularization: float = 0.0, initial: str = "spanner") -> TopTwoResult:
     """One run of the linear Top Two rule (TS leader, TC challenger, greedy arm) under the GLR
     rule (module docstring).
 
@@ -152,7 +153,8 @@ def top_two(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", stopp
     """
     return E.simulate(RULE, env, rng, query=query, deltas=deltas, threshold=threshold,
                       stopping=stopping, sampling_elimination=sampling_elimination,
-                      max_samples=max_samples)
+                      max_samples=max_samples, regularization=regularization,
+                      initial=initial)
 
 
 def top_two_runs(env, n_runs: int, rng, **kw):

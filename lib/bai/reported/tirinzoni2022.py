@@ -146,16 +146,15 @@ _CAUSES_T1 = (
     "library's (issue 28), which may differ from the code's in details the spec lists "
     "(LinGame's single learner without optimism, FWS's LP and forced exploration, Lazy TaS's "
     "lazy updates, the oracle's approximate weights: the code's <= 10000 Frank-Wolfe steps, "
-    "the library's exact optimal design, spec P11); the library's runs start with d pulls and "
-    "no regularisation where the code pulls every arm once into a ridge design, which matters "
-    "most for LinGame with the code's single learner, whose losses accumulate from the first "
-    "noisy estimates (on the best-arm query the library's per-answer learners, which restart "
-    "when the answer changes, stop about four times sooner); heavy tails (FWS, Lazy TaS: sd "
-    "close to the mean) make a mean of 100 runs move by a tenth of the sd")
+    "the library's exact optimal design, spec P11); the runs start as the code's (every arm "
+    "once, ridge least squares with regulariser 1), without which LinGame with the code's "
+    "single learner, whose losses accumulate from the first noisy estimates, needs several "
+    "times the printed samples on the best-arm query; heavy tails (FWS, Lazy TaS: sd close to "
+    "the mean) make a mean of 100 runs move by a tenth of the sd")
 
 _CAUSES_F1 = (
     "the instance is a fresh draw of the d = 10 construction (52 arms, spec P5) and the "
-    "library's rules differ from the code's in their first pulls and regularisation; the "
+    "library's rules differ from the code's in details the spec lists (Table 1's causes); the "
     "figure's curves are lost, so 'most', 'slowest' and 'faster' are read as the chapter's "
     "measures state, with fewer runs than the paper's 100 at the book's profile")
 
@@ -214,9 +213,8 @@ CLAIMS: dict = {
         "BAI: RAGE is the slowest in samples (RAGE minus the largest other BAI mean >= 0)",
         _S4, AtLeast(0.0), figure="Table 1", section="native-baselines",
         causes=("RAGE's phases are few and long, so its mean depends on the phase in which its "
-                "last elimination falls; another rule can need more samples on a fresh draw, "
-                "here LinGame with the code's single learner started from the library's "
-                "unregularised first pulls (the Table 1 causes)")),
+                "last elimination falls; another rule can need more samples on a fresh draw "
+                "(the Table 1 causes)")),
     "td22.t1.c3a.time": ClaimSpec(
         "BAI: RAGE is the fastest in computation time per iteration", _S4,
         NotComparable("a time per iteration of code that pulls one arm at a time: our RAGE and "

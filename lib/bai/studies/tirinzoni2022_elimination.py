@@ -65,10 +65,10 @@ PROFILES = {
         "fig1_deltas": [1e-1, 1e-3], "demo_steps": 3000, "demo_seeds": 3,
     },
     # The paper's instance sizes, delta, threshold and cap; fewer runs than its 100 where the
-    # book's time budget cannot hold them: Table 1's rows are about 26 s of CPU per run at
-    # K = 50, d = 20 (top-m's MisLid alone 9 s), so 100 runs of every row would take 40 minutes.
-    # Measured at these runs: Table 1 500 CPU seconds, the chapter about 13 CPU minutes in all
-    # (6-7 minutes on 2 free cores; 19 minutes of wall time on the shared machine at load 5-6).
+    # book's time budget cannot hold them (100 runs of every row: about 40 minutes, measured
+    # with the engine's default start). Measured at these runs with the code's start
+    # (CODE_START): the chapter 532 CPU seconds in all, 9.6 minutes of wall time on the shared
+    # machine (the default start took about 13 CPU minutes, LinGame's best-arm row most).
     # The native baselines run at the paper's 100.
     "paper": {
         "seed": 2022, "n_jobs": 2, "K": _S["K"], "d": _S["d_table1"], "m": M, "delta": DELTA,
@@ -439,16 +439,23 @@ def lingape_width(t, delta):
     return math.log(1.0 / delta) + 2.0 * math.log(t + 1.0)
 
 
+#: The code's common loop (``runit.jl``, every sampling rule of Table 1 and Figure 1): ridge
+#: least squares with ``lambda_reg = 1`` (``Vinv`` starts as the identity, ``theta_hat = Vinv
+#: S``) after one pull of every arm in index order, counted in ``t`` (spec Sec. 1, P8).
+CODE_START = {"regularization": 1.0, "initial": "all"}
+
+
 def _rule_options(rule: str) -> dict:
-    """The options that make a library rule the code's (spec Sec. 2.3): LinGame / MisLid with
-    one learner and no optimism; LinGapE's own width."""
+    """The options that make a library rule the code's (spec Sec. 1-2.3): the code's start
+    (:data:`CODE_START`, every rule); LinGame / MisLid with one learner and no optimism;
+    LinGapE's own width."""
     if rule == "lingame":
-        return {"optimism": False, "shared_learner": True}
+        return {**CODE_START, "optimism": False, "shared_learner": True}
     if rule == "lingape":
         from ..algorithms.stopping import Threshold
 
-        return {"width_threshold": Threshold(lingape_width, name="LinGapE (code)")}
-    return {}
+        return {**CODE_START, "width_threshold": Threshold(lingape_width, name="LinGapE (code)")}
+    return dict(CODE_START)
 
 
 def engine_runs(env, query, rule: str, mode: str, n_runs: int, rng, *, deltas, cap: int):
@@ -844,11 +851,12 @@ def _record_update(eng, rs, arm, reward):
     set, for selective (row 0) and full (row 1) elimination at the delta of level ``lvl``."""
     rec, meta = rs[1], rs[2]
     lvl, M, t = meta[0], meta[1], eng.t
-    for p in range(eng.n_pieces):
-        h = eng.ph[p]
-        j = h % M
-        if rec[0, j] < 0 and eng.esel[0, h] > lvl:
-            rec[0, j] = t
+    if eng.esel.shape[1] > 0:                # selective levels kept (not with "full" only)
+        for p in range(eng.n_pieces):
+            h = eng.ph[p]
+            j = h % M
+            if rec[0, j] < 0 and eng.esel[0, h] > lvl:
+                rec[0, j] = t
     if meta[2]:
         for h in range(M * M):
             j = h % M
@@ -857,6 +865,28 @@ def _record_update(eng, rs, arm, reward):
 
 
 _RECORDERS: dict = {}
+
+
+def _initial_records(state, rs) -> None:
+    """What :func:`_record_update` records, at the first check (after the initial pulls, at
+    ``t = state.t``: K with the code's start): the code's ``eliminate`` runs there too, so an
+    arm eliminated at once leaves at that step, not at the next pull's."""
+    from ..algorithms import engine as E
+
+    a = state._a                              # the run's arrays (engine internals, read-only)
+    rec, meta = rs[1], rs[2]
+    lvl, M, t = int(meta[0]), int(meta[1]), state.t
+    esel, efull, ph = a["esel"], a["efull"], a["ph"]
+    if esel.shape[1] > 0:
+        for p in range(int(a["ii"][E.NP])):
+            h = int(ph[p])
+            if rec[0, h % M] < 0 and esel[0, h] > lvl:
+                rec[0, h % M] = t
+    if meta[2] and efull.shape[1] > 0:
+        for h in range(M * M):
+            j = h % M
+            if rec[1, j] < 0 and h // M != j and efull[0, h] > lvl:
+                rec[1, j] = t
 
 
 def _recorder(rule: str):
@@ -876,8 +906,10 @@ def _recorder(rule: str):
 
         def init(env, state, _lvl=0, _full=1, **options):
             inner = lib.init(env, state, **options) if lib.init is not None else ()
-            return (inner, np.full((2, env.K), -1, dtype=np.int64),
-                    np.array([_lvl, env.K, _full], dtype=np.int64))
+            rs = (inner, np.full((2, env.K), -1, dtype=np.int64),
+                  np.array([_lvl, env.K, _full], dtype=np.int64))
+            _initial_records(state, rs)
+            return rs
 
         out = E.CompiledRule(f"{lib.name} (elimination times)", _CHOOSE[rule], init,
                              update=_record_update, paper=lib.paper,
