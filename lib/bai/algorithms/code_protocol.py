@@ -78,6 +78,30 @@ def random_spanner(X, rng) -> tuple[np.ndarray, np.ndarray]:
 # ---------------------------------------------------------------------------------------------
 
 
+@numba.njit(cache=True, inline="always")
+def _pair_gap(X, b, j, theta, y):
+    """``y <- a_b - a_j``; returns :math:`y^\\top\\theta`."""
+    g = 0.0
+    for i in range(y.shape[0]):
+        y[i] = X[b, i] - X[j, i]
+        g += y[i] * theta[i]
+    return g
+
+
+@numba.njit(cache=True, inline="always")
+def _mv_quad(M, y, u):
+    """``u <- M y``; returns :math:`y^\\top My` (the loops of every kernel below)."""
+    d = y.shape[0]
+    s = 0.0
+    for i in range(d):
+        r = 0.0
+        for q in range(d):
+            r += M[i, q] * y[q]
+        u[i] = r
+        s += y[i] * r
+    return s
+
+
 @numba.njit(cache=True)
 def code_alternatives(X, b, theta, M, x, F, G):
     r"""The code's values and gradients for the empirical best arm ``b``: for every arm
@@ -92,17 +116,8 @@ def code_alternatives(X, b, theta, M, x, F, G):
         if j == b:
             F[j] = np.inf
             continue
-        g = 0.0
-        for i in range(d):
-            y[i] = X[b, i] - X[j, i]
-            g += y[i] * theta[i]
-        s = 0.0
-        for i in range(d):
-            r = 0.0
-            for q in range(d):
-                r += M[i, q] * y[q]
-            My[i] = r
-            s += y[i] * r
+        g = _pair_gap(X, b, j, theta, y)
+        s = _mv_quad(M, y, My)
         c = g / s
         f = 0.0
         for k in range(K):
@@ -119,13 +134,7 @@ def _sm_inplace(M, u, Mu):
     """Sherman--Morrison as the code writes it: ``M <- M - (M u)(M u)^T / (1 + u^T M u)``;
     returns :math:`u^\\top Mu` (before the update)."""
     d = u.shape[0]
-    q = 0.0
-    for i in range(d):
-        r = 0.0
-        for j in range(d):
-            r += M[i, j] * u[j]
-        Mu[i] = r
-        q += u[i] * r
+    q = _mv_quad(M, u, Mu)
     den = 1.0 + q
     for i in range(d):
         for j in range(d):
@@ -281,28 +290,13 @@ def _lazy_update(X, theta, w, steps):
         for j in range(K):
             if j == b:
                 continue
-            g = 0.0
-            for i in range(d):
-                y[i] = X[b, i] - X[j, i]
-                g += y[i] * theta[i]
-            s = 0.0
-            for i in range(d):
-                r = 0.0
-                for q in range(d):
-                    r += Ainv[i, q] * y[q]
-                s += y[i] * r
+            g = _pair_gap(X, b, j, theta, y)
+            s = _mv_quad(Ainv, y, u)
             f = 0.5 * g * g / s
             if f < fm:
                 jm, fm, gm = j, f, g
-        for i in range(d):
-            y[i] = X[b, i] - X[jm, i]
-        s = 0.0
-        for i in range(d):
-            r = 0.0
-            for q in range(d):
-                r += Ainv[i, q] * y[q]
-            u[i] = r
-            s += y[i] * r
+        _pair_gap(X, b, jm, theta, y)
+        s = _mv_quad(Ainv, y, u)
         kstar, best = 0, -1.0
         for k in range(K):
             p = 0.0
@@ -365,17 +359,8 @@ def _closest(X, b, theta, Ainv, lam):
     for j in range(K):
         if j == b:
             continue
-        g = 0.0
-        for i in range(d):
-            y[i] = X[b, i] - X[j, i]
-            g += y[i] * theta[i]
-        s = 0.0
-        for i in range(d):
-            r = 0.0
-            for q in range(d):
-                r += Ainv[i, q] * y[q]
-            u[i] = r
-            s += y[i] * r
+        g = _pair_gap(X, b, j, theta, y)
+        s = _mv_quad(Ainv, y, u)
         if s <= 0.0:
             continue
         if g <= 0.0:
@@ -467,19 +452,10 @@ def _statistic(X, theta, Vinv, N, code_stat, sigma2, y, u):
     for j in range(K):
         if j == b:
             continue
-        g = 0.0
-        for i in range(d):
-            y[i] = X[b, i] - X[j, i]
-            g += y[i] * theta[i]
+        g = _pair_gap(X, b, j, theta, y)
         if g <= 0.0:
             return b, 0.0
-        s = 0.0
-        for i in range(d):
-            r = 0.0
-            for q in range(d):
-                r += Vinv[i, q] * y[q]
-            u[i] = r
-            s += y[i] * r
+        s = _mv_quad(Vinv, y, u)
         if s <= 0.0:
             continue
         if code_stat:

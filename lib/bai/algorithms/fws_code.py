@@ -50,7 +50,7 @@ import numba
 import numpy as np
 
 from ..validation import as_matrix, as_vector, check_choice, check_int
-from .code_protocol import (RULE_FWS, _fw_direction, _is_square, code_alternatives,
+from .code_protocol import (RULE_FWS, _best, _fw_direction, _is_square, code_alternatives,
                             code_metric_step, run_protocol)
 from .glr import GLRResult, check_env, simulate_runs
 
@@ -121,13 +121,7 @@ def _oracle(X, theta, steps):
     M = (X.T @ X) / K
     F = np.empty(K)
     G = np.zeros((K, K))
-    b, vb = 0, -np.inf
-    for k in range(K):
-        v = 0.0
-        for i in range(d):
-            v += X[k, i] * theta[i]
-        if v > vb:
-            b, vb = k, v
+    b = _best(X, theta)
     for t in range(1, steps + 1):
         if _is_square(t // K):
             z = np.full(K, 1.0 / K)
