@@ -451,3 +451,19 @@ def test_quad_row_is_the_quadratic_form_of_a_row():
     for p in range(5):
         assert G.quad_row(A, Y, p) == pytest.approx(Y[p] @ A @ Y[p], rel=1e-12)
         assert G.quad_row(A, Y, p) == pytest.approx(G.quad(A, Y[p].copy()), rel=1e-12)
+
+
+def test_inv_small_inverts_and_a_singular_design_gives_non_finite_entries_without_raising():
+    """glr.inv_small equals NumPy's inverse on a regular matrix, and on an exactly singular one
+    (a design whose weights vanish on a coordinate: LinGame's AdaHedge weights underflow to 0 on
+    Tirinzoni & Degenne's Figure 1 instance) returns non-finite entries instead of raising
+    numba's ZeroDivisionError, as its docstring says."""
+    from bai.algorithms import glr as G
+
+    rng = np.random.default_rng(5)
+    B = rng.normal(size=(4, 4))
+    A = B @ B.T + np.eye(4)
+    assert np.allclose(G.inv_small(A), np.linalg.inv(A), rtol=1e-10, atol=1e-12)
+    X = np.eye(3)
+    S = G.design_inverse(X, np.array([0.5, 0.5, 0.0]))   # no weight on e3: singular
+    assert not np.isfinite(S).all()

@@ -351,7 +351,8 @@ def cholesky_small(A):
 @numba.njit(cache=True)
 def inv_small(A):
     """Inverse of a small matrix by Gauss--Jordan elimination with partial pivoting (loops, no
-    LAPACK call); raises nothing: a singular pivot gives inf entries."""
+    LAPACK call); raises nothing: an exactly singular pivot gives non-finite entries (a design
+    whose weights vanish on a direction, e.g. LinGame's AdaHedge weights underflowing to 0)."""
     n = A.shape[0]
     M = A.copy()
     R = np.eye(n)
@@ -365,9 +366,14 @@ def inv_small(A):
                 M[c, j], M[p, j] = M[p, j], M[c, j]
                 R[c, j], R[p, j] = R[p, j], R[c, j]
         piv = M[c, c]
-        for j in range(n):
-            M[c, j] /= piv
-            R[c, j] /= piv
+        if piv == 0.0:                       # singular: inf/nan entries, as documented (numba
+            for j in range(n):               # raises ZeroDivisionError on x / 0.0)
+                M[c, j] *= math.inf
+                R[c, j] *= math.inf
+        else:
+            for j in range(n):
+                M[c, j] /= piv
+                R[c, j] /= piv
         for r in range(n):
             if r != c:
                 f = M[r, c]
