@@ -65,10 +65,10 @@ PROFILES = {
         "fig1_deltas": [1e-1, 1e-3], "demo_steps": 3000, "demo_seeds": 3,
     },
     # The paper's instance sizes, delta, threshold and cap; fewer runs than its 100 where the
-    # book's time budget cannot hold them (100 runs of every row: about 40 minutes, measured
-    # with the engine's default start). Measured at these runs with the code's start
-    # (CODE_START): the chapter 532 CPU seconds in all, 9.6 minutes of wall time on the shared
-    # machine (the default start took about 13 CPU minutes, LinGame's best-arm row most).
+    # book's time budget cannot hold them (100 runs of every row: Table 1's grid alone took 20
+    # minutes on 2 cores with the code's start). Measured at these runs with the code's start
+    # (CODE_START): the chapter 532 CPU seconds in all, 251 s of wall time in a fresh `make
+    # book` on 2 cores (the default start took about 13 CPU minutes, LinGame's best-arm row most).
     # The native baselines run at the paper's 100.
     "paper": {
         "seed": 2022, "n_jobs": 2, "K": _S["K"], "d": _S["d_table1"], "m": M, "delta": DELTA,
@@ -77,8 +77,8 @@ PROFILES = {
         "fig1_runs": 20, "fig1_deltas": list(_A["fig1_deltas"]), "demo_steps": 10_000,
         "demo_seeds": 8,
     },
-    # The paper's scale throughout (100 runs of every row and of Figure 1): about 40 minutes
-    # on 2 cores; not run by the book.
+    # The paper's scale throughout (100 runs of every row and of Figure 1): about 25 minutes
+    # on 2 cores (Table 1's grid 20 of them); not run by the book.
     "full": {
         "seed": 2022, "n_jobs": 2, "K": _S["K"], "d": _S["d_table1"], "m": M, "delta": DELTA,
         "cap": _A["cap"], "n_runs": _S["n_runs"], "topm_runs": _S["n_runs"],
