@@ -41,7 +41,7 @@ from .experiments import ENV_BACKEND, ENV_N_JOBS, ENV_SCHEDULER, PROFILES
 
 __all__ = ["find_root", "toc_files", "notebook_chapters", "execute", "stage", "write_twins",
            "install_cell", "repository_source",
-           "claims_table", "main"]
+           "claims_table", "scale_note", "main"]
 
 CLAIMS_ENV = "BAI_CLAIMS_DIR"
 BLAS_THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
@@ -614,9 +614,42 @@ def reproduce(args) -> int:
     if not claims_file.exists() or claims_file.stat().st_mtime_ns == before:
         print(f"the chapter wrote no claims file {claims_file}", file=sys.stderr)
         return 1
+    data = json.loads(claims_file.read_text())
+    note = scale_note(data)
     print(f"claims: {claims_file}\n")
-    print(claims_table(json.loads(claims_file.read_text())))
+    if note:
+        print(note + "\n")
+    print(claims_table(data))
+    if note:
+        print("\n" + note)
     return 0
+
+
+def scale_note(data: dict) -> str | None:
+    """The plain statement that a chapter's verdicts are not the paper's (a profile other than
+    ``paper``, overrides, or fewer runs than the paper's protocol: ``meta["scale"]`` of its
+    claims file), or None at the paper's scale and for the book's own checks."""
+    if not isinstance(data, dict):
+        raise TypeError(f"data must be a chapter's claims JSON (a dict), got {type(data).__name__}")
+    if data.get("kind") == "check":
+        return None
+    meta = data.get("meta") or {}
+    profile, overrides = meta.get("profile"), meta.get("overrides") or {}
+    short = [f"{e.get('experiment')}: {e.get('runs')} runs, the paper's {e.get('printed')}"
+             for e in meta.get("scale") or []
+             if isinstance(e.get("printed"), int) and e.get("runs", 0) < e["printed"]]
+    if profile == "paper" and not overrides and not short \
+            and meta.get("at_paper_scale") is not False:
+        return None
+    why = [f"profile {profile!r}" if profile != "paper" else "the paper profile"]
+    if overrides:
+        why.append(f"overrides {overrides}")
+    text = ("THESE VERDICTS ARE NOT THE PAPER'S: they were computed at " + " with ".join(why)
+            + (", which runs " + "; ".join(short) if short else
+               ", not at the paper's scale (instances, runs or deltas)") + ". A verdict judges "
+            "the paper only at the paper profile without overrides: python -m bai reproduce "
+            f"{data.get('chapter', '<chapter>')} --profile paper")
+    return text
 
 
 def _check_scheduler(address: str, timeout: float = 5.0) -> None:

@@ -8,16 +8,23 @@
   (atomically: a temporary file renamed into place), and a rerun skips the tasks already on
   disk. An interrupted grid therefore resumes without recomputing finished work, and an
   interrupted write never leaves a half-written result.
+* **The result store.** Without ``checkpoint_dir``, the environment variable ``BAI_STORE`` (a
+  folder) gives one: every experiment keeps its finished tasks in ``$BAI_STORE/<name>/``, keyed
+  as the checkpoints are (below). ``make book`` sets it to ``build/store``, so a rebuild
+  recomputes only the tasks whose code, library or settings changed, and an interrupted build
+  resumes (:func:`store_dir`).
 * **Checkpoints are never stale.** A task's identity is keyed by everything that can change its
   result: the experiment's name, the master seed, the task's parameters and replication, the
   *code* of the task function and of everything it reaches (:func:`code_fingerprint`: its
   bytecode, constants, defaults, closures and the globals it reads, recursively, so a notebook
   function that reads a notebook global or calls a notebook helper is keyed by them too), and
-  the source and data files of the whole installed ``bai`` package (:func:`package_digest`).
-  Editing a task's body, a helper it calls, a global it reads, a library module or a data file
-  makes a rerun recompute; a run killed under old code and resumed under new code never mixes
-  rows.
+  the source and data files of the whole installed ``bai`` package (:func:`package_digest`), and
+  the versions of Python and of the numerical packages (:func:`environment_key`). Editing a
+  task's body, a helper it calls, a global it reads, a library module or a data file makes a
+  rerun recompute; a run killed under old code and resumed under new code never mixes rows.
 * **Parallelism.** joblib (processes) on one machine, or a dask ``distributed`` cluster.
+  ``n_jobs=None`` (every chapter's profiles) means the cores available to the process
+  (:func:`available_cores`).
 * **Profiles.** :func:`select_profile` picks a chapter's named profile (``ci``, ``paper``).
 * **Run-time overrides.** The environment variables ``BAI_N_JOBS``, ``BAI_BACKEND`` and
   ``BAI_SCHEDULER``, when set, take precedence over the ``n_jobs``, ``backend`` and
@@ -54,12 +61,16 @@ __all__ = [
     "select_profile",
     "summarise",
     "runtime_overrides",
+    "available_cores",
+    "environment_key",
+    "store_dir",
     "PROFILES",
     "BACKENDS",
     "ENV_N_JOBS",
     "ENV_BACKEND",
     "ENV_SCHEDULER",
     "ENV_PROGRESS_FILE",
+    "ENV_STORE",
 ]
 
 PROFILES = ("ci", "paper")
@@ -70,6 +81,44 @@ ENV_SCHEDULER = "BAI_SCHEDULER"
 #: When set, every :func:`run_experiment` writes its task count (done, total, start time) to this
 #: JSON file as it goes: ``python -m bai reproduce`` reads it to show progress inside a cell.
 ENV_PROGRESS_FILE = "BAI_PROGRESS_FILE"
+#: A folder: the result store of every :func:`run_experiment` called without ``checkpoint_dir``
+#: (see :func:`store_dir`). ``make book`` sets it to ``build/store``.
+ENV_STORE = "BAI_STORE"
+
+
+def available_cores() -> int:
+    """The number of cores this process may run on: ``len(os.sched_getaffinity(0))`` where the
+    platform has it (Linux: it follows ``taskset`` and the cgroup's cpuset), else
+    ``os.cpu_count()``; at least 1. The default number of workers of every chapter's profile
+    (``n_jobs: None``); ``BAI_N_JOBS`` overrides it."""
+    try:
+        n = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # macOS, Windows
+        n = os.cpu_count() or 1
+    return max(1, int(n))
+
+
+def store_dir(name: str, environ: Mapping[str, str] | None = None) -> Path | None:
+    """The folder of the result store for the experiment ``name`` (``$BAI_STORE/<name>``, the
+    name reduced to letters, digits, ``.``, ``_`` and ``-``), or None when ``BAI_STORE`` is
+    unset or empty.
+
+    Raises
+    ------
+    ValueError
+        When ``BAI_STORE`` names an existing file (not a folder).
+    """
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"name must be a non-empty string, got {name!r}")
+    env = os.environ if environ is None else environ
+    root = str(env.get(ENV_STORE, "")).strip()
+    if not root:
+        return None
+    root_path = Path(root).expanduser()
+    if root_path.exists() and not root_path.is_dir():
+        raise ValueError(f"{ENV_STORE} must name a folder, got the file {root!r}")
+    safe = "".join(c if (c.isalnum() or c in "._-") else "_" for c in name).strip(".") or "_"
+    return root_path.resolve() / safe
 
 
 def runtime_overrides(environ: Mapping[str, str] | None = None) -> dict:
@@ -199,6 +248,22 @@ def package_digest(root: str | os.PathLike | None = None) -> str:
     if not Path(root).is_dir():
         raise ValueError(f"root must be an existing directory, got {str(root)!r}")
     return _digest_tree(str(Path(root).resolve()))
+
+
+def environment_key() -> str:
+    """The versions a task's numbers can depend on beyond ``bai``: Python, NumPy (the random
+    generators), SciPy and numba (compiled kernels). Part of every checkpoint's key, so that a
+    result stored under other versions is recomputed."""
+    import platform
+
+    parts = [f"python={platform.python_version()}"]
+    for mod in ("numpy", "scipy", "numba"):
+        try:
+            version = __import__(mod).__version__
+        except ImportError:
+            version = "-"
+        parts.append(f"{mod}={version}")
+    return ";".join(parts)
 
 
 def _is_library(obj) -> bool:
@@ -401,7 +466,7 @@ def run_experiment(
     n_runs: int,
     *,
     seed: int = 0,
-    n_jobs: int = 1,
+    n_jobs: int | None = 1,
     backend: str = "joblib",
     scheduler=None,
     checkpoint_dir: str | os.PathLike | None = None,
@@ -420,9 +485,10 @@ def run_experiment(
         Replications per configuration.
     seed : int
         Master seed.
-    n_jobs : int
-        Worker processes (joblib) or, for ``backend="dask"`` without a scheduler, local workers.
-        Overridden by the environment variable ``BAI_N_JOBS`` when it is set.
+    n_jobs : int or None
+        Worker processes (joblib) or, for ``backend="dask"`` without a scheduler, local workers;
+        None: the cores available to the process (:func:`available_cores`). Overridden by the
+        environment variable ``BAI_N_JOBS`` when it is set.
     backend : {"joblib", "dask"}
         Overridden by ``BAI_BACKEND`` when it is set (``BAI_SCHEDULER`` implies ``"dask"``).
     scheduler : str or distributed.Client, optional
@@ -431,7 +497,9 @@ def run_experiment(
         precedence so that a command-line rerun can change the parallelism of a chapter
         without editing it; the results are the same whatever it is.
     checkpoint_dir : path, optional
-        Where finished tasks are stored; a rerun skips them.
+        Where finished tasks are stored; a rerun skips them. Default: the result store
+        ``$BAI_STORE/<name>`` when the environment variable ``BAI_STORE`` is set
+        (:func:`store_dir`), else nothing is stored.
     progress : bool, optional
         Show a tqdm progress bar (on stderr). The default shows it when stderr is a terminal
         (command-line reruns) and hides it in executed notebooks, where it would be noise.
@@ -463,7 +531,7 @@ def run_experiment(
             raise ValueError("grid parameters must not be named 'run' or 'rng'")
     n_runs = check_int(n_runs, "n_runs", minimum=1)
     seed = check_int(seed, "seed", minimum=0)
-    n_jobs = check_int(n_jobs, "n_jobs", minimum=1)
+    n_jobs = available_cores() if n_jobs is None else check_int(n_jobs, "n_jobs", minimum=1)
     overrides = runtime_overrides()
     n_jobs = overrides.get("n_jobs", n_jobs)
     backend = overrides.get("backend", backend)
@@ -473,10 +541,11 @@ def run_experiment(
     name = name or getattr(fn, "__qualname__", "experiment")
     if checkpoint_dir is not None and not isinstance(checkpoint_dir, (str, os.PathLike)):
         raise TypeError(f"checkpoint_dir must be a path, got {type(checkpoint_dir).__name__}")
-    ckpt = Path(checkpoint_dir) if checkpoint_dir is not None else None
+    ckpt = Path(checkpoint_dir) if checkpoint_dir is not None else store_dir(name)
     if ckpt is not None and ckpt.exists() and not ckpt.is_dir():
         raise ValueError(f"checkpoint_dir must be a directory, got the file {str(ckpt)!r}")
-    code = f"{code_fingerprint(fn)}|{package_digest()}" if ckpt is not None else ""
+    code = (f"{code_fingerprint(fn)}|{package_digest()}|{environment_key()}"
+            if ckpt is not None else "")
     if ckpt is not None and ckpt.is_dir():
         # a run killed inside a write leaves only a temporary file: never a result
         for stale in ckpt.glob(".tmp-*.json"):

@@ -336,3 +336,35 @@ CLAIMS: dict = {
         section="rage-lower-bound", role="check",
         note="two solvers of one convex problem: a check of the implementation"),
 }
+
+
+# ---------------------------------------------------------------------------------------------
+# The protocol (bai.studies: the chapter's summary states the runs made against it)
+# ---------------------------------------------------------------------------------------------
+
+from . import Assumed as _Assumed  # noqa: E402
+
+_RUNS = Printed(VALUES["settings"]["n_repetitions"], "App. F, 'Each experiment was repeated 20 "
+                                                     "times'")
+_DELTA_P = Printed(VALUES["settings"]["delta"], "Sec. 5, 'We run each algorithm at a confidence "
+                                                "level of delta = 0.05'")
+_CODE_GRID = "the authors' code (spec Sec. 4; the figure's axis is lost from the text)"
+
+#: The protocol of every figure the chapter judges (Sec. 5, App. F): runs per point, delta and
+#: the grid of each figure's abscissa ``x``.
+PROTOCOL: dict = {
+    "fig1a": {"experiment": "Figure 1a (benchmark, every d)", "runs": _RUNS, "deltas": _DELTA_P,
+              "grid": {"x": _Assumed([5, 10, 15, 20, 25, 30, 35], _CODE_GRID)}},
+    "fig1b": {"experiment": "Figure 1b (many arms, every n)", "runs": _RUNS, "deltas": _DELTA_P,
+              "grid": {"x": _Assumed([10000, 15000, 20000, 25000, 30000], _CODE_GRID)}},
+    "fig1c": {"experiment": "Figure 1c (sphere, every n)", "runs": _RUNS, "deltas": _DELTA_P,
+              "grid": {"x": _Assumed(list(VALUES["fig1c"]["n_code"]), _CODE_GRID)}},
+    "fig1d": {"experiment": "Figure 1d (transductive, every d)", "runs": _RUNS,
+              "deltas": _DELTA_P, "grid": {"x": _Assumed([40, 80, 120, 160], _CODE_GRID)}},
+    "fig2a": {"experiment": "Figure 2a (multivariate testing, every D)", "runs": _RUNS,
+              "deltas": _DELTA_P, "grid": {"x": _Assumed([3, 4, 5, 6], _CODE_GRID)}},
+    "fig2b": {"experiment": "Figure 2b (click model, 40 arms)", "runs": _RUNS,
+              "deltas": _DELTA_P,
+              "grid": {"x": Printed(VALUES["fig2b"]["n_arms"], "Sec. 5, 'We simulate the "
+                                                               "problem with 40 arms'")}},
+}

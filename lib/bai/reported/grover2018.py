@@ -380,3 +380,36 @@ REASONS: dict = {
                  "the Severson et al. cells with an i.i.d. surrogate of a real predictor",
     "fig2.pulls": "the text says 'number of experiments'; abandoned pulls count as experiments",
 }
+
+
+# ---------------------------------------------------------------------------------------------
+# The protocol (bai.studies: the chapter's summary states the runs made against it)
+# ---------------------------------------------------------------------------------------------
+
+from . import Assumed as _Assumed  # noqa: E402
+
+_RUNS_51 = Printed(VALUES["settings"]["runs"], "Sec. 5.1: 'All experiments were repeated for "
+                                               "100 random runs'")
+_RUNS_REAL = _Assumed(VALUES["settings"]["runs"], "the spec: Sec. 5.2 and 5.3 do not say; Sec. "
+                                                  "5.1's 100 runs")
+_CODE = "the authors' code, main.py (the axes are lost from the text)"
+
+#: The protocol of every experiment the chapter judges (Sec. 5): runs, delta and grid.
+PROTOCOL: dict = {
+    "fig1a": {"experiment": "Figure 1a (bounded means, every n)", "runs": _RUNS_51,
+              "deltas": PRINTED["delta"],
+              "grid": {"n": _Assumed(list(VALUES["code_settings"]["n_grid"]), _CODE)}},
+    "fig1b": {"experiment": "Figure 1b (free means, every n)", "runs": _RUNS_51,
+              "deltas": PRINTED["delta"],
+              "grid": {"n": _Assumed(list(VALUES["code_settings"]["n_grid"]), _CODE)}},
+    "fig1c": {"experiment": "Figure 1c (n = 100, every delay)", "runs": _RUNS_51,
+              "deltas": PRINTED["delta"],
+              "grid": {"n": Printed(VALUES["settings"]["delay_sweep_n"], "Sec. 5.1: 'we fix n = "
+                                                                          "100 and vary the "
+                                                                          "delay'"),
+                       "delay": _Assumed(list(VALUES["code_settings"]["delay_grid"]), _CODE)}},
+    "fig2": {"experiment": "Figure 2 (battery charging; a substitute data set)",
+             "runs": _RUNS_REAL, "deltas": PRINTED["delta"]},
+    "sec53": {"experiment": "Sec. 5.3 (solver hyperparameters; an analogue)",
+              "runs": _RUNS_REAL, "deltas": PRINTED["delta"]},
+}

@@ -293,3 +293,21 @@ CLAIMS: dict = {
         role="check", note="a cross-check of the book's oracle against another re-implementation",
         section="soare-theorems"),
 }
+
+
+# ---------------------------------------------------------------------------------------------
+# The protocol (bai.studies: the chapter's summary states the runs made against it)
+# ---------------------------------------------------------------------------------------------
+
+_P_FIG4 = "Sec. 6, 'In Fig. 4 we report the sampling budget of the algorithms, averaged over 100 " \
+          "runs, for d = 2 . . . 10'"
+
+#: The protocol of the paper's one experiment (Figure 4): runs per point, delta and the grid.
+PROTOCOL: dict = {
+    "fig4": {
+        "experiment": "Figure 4 (every strategy, every d)",
+        "runs": Printed(_SETTINGS["n_runs"], _P_FIG4),
+        "deltas": Printed(_DELTA, "Sec. 6, 'For a fixed confidence delta = 0.05'"),
+        "grid": {"d": [Printed(d, _P_FIG4) for d in _SETTINGS["dims"]]},
+    },
+}

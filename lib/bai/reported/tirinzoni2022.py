@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from ..claims import (AtLeast, AtMost, Band, ClaimSpec, Derived, ErrorRate, NotComparable,
                       Printed, Reading, Tolerance)
+from . import Assumed
 
 __all__ = ["SOURCE", "VALUES", "SETTINGS", "QUERIES", "COLUMNS", "TABLE1", "READINGS", "CLAIMS",
-           "table1_entry", "table1_rows"]
+           "PROTOCOL", "table1_entry", "table1_rows"]
 
 SOURCE = "Tirinzoni & Degenne 2022"
 
@@ -122,6 +123,33 @@ def table1_rows() -> list[tuple[str, str, str]]:
 #: What the paper reports, for :data:`bai.reported.REPORTED`: its settings and Table 1.
 VALUES: dict = {"settings": SETTINGS, "table1": TABLE1}
 
+_RUNS_T1 = Printed(SETTINGS["n_runs"], "Table 1 caption, 'Each entry reports the mean across "
+                                       "100 runs'")
+_RUNS_F1 = Printed(SETTINGS["n_runs"], "Figure 1 caption, 'averaged over 100 runs'")
+_DELTA = Printed(SETTINGS["delta"], "Sec. 4, 'All experiments use delta = 0.01'")
+_K_F1 = Printed(SETTINGS["K"], "Figure 1 caption, 'K = 50, d = 10'")
+
+#: The protocol of every experiment the chapter judges (``bai.studies``: the grids name these
+#: entries, the chapter's summary states the runs made against the runs printed).
+PROTOCOL: dict = {
+    "table1": {
+        "experiment": "Table 1 (every row, each query)", "runs": _RUNS_T1, "deltas": _DELTA,
+        "grid": {"K": Printed(SETTINGS["K"], "Table 1 caption, 'K = 50 and d = 20'"),
+                 "d": Printed(SETTINGS["d_table1"], "Table 1 caption, 'K = 50 and d = 20'")}},
+    "figure1_left": {
+        "experiment": "Figure 1 (left)", "runs": _RUNS_F1, "deltas": _DELTA,
+        "grid": {"K": _K_F1}},
+    "figure1_middle": {
+        "experiment": "Figure 1 (middle)", "runs": _RUNS_F1, "deltas": _DELTA,
+        "grid": {"K": _K_F1}},
+    "figure1_right": {
+        "experiment": "Figure 1 (right)", "runs": _RUNS_F1,
+        "deltas": Assumed(SETTINGS["assumed"]["fig1_deltas"],
+                          "the code's linear_bai_delta.jl (the text plots the ratio 'as a "
+                          "function of log(1/delta)' without the deltas)"),
+        "grid": {"K": _K_F1}},
+}
+
 #: The readings: the printed one follows the paper's definitions (the LLR of Sec. 1.2, with its
 #: 1/2, stopping rules (2), (4), (5)) and, where the paper is silent, its code; the alternative
 #: is the closed form printed in Sec. 2 without the 1/2 (spec P3).
@@ -156,7 +184,7 @@ _CAUSES_F1 = (
     "the instance is a fresh draw of the d = 10 construction (52 arms, spec P5) and the "
     "library's rules differ from the code's in details the spec lists (Table 1's causes); the "
     "figure's curves are lost, so 'most', 'slowest' and 'faster' are read as the chapter's "
-    "measures state, with fewer runs than the paper's 100 at the book's profile")
+    "measures state")
 
 #: The claims: id -> :class:`~bai.claims.ClaimSpec`. Table 1's entries are one templated spec
 #: (its paper value, the printed entry, is passed by the chapter from :data:`TABLE1`).
@@ -283,8 +311,9 @@ CLAIMS: dict = {
                "(spec P5)"),
     "td22.setup.protocol": ClaimSpec(
         "all experiments use delta = 0.01 and are averaged over 100 runs", _S4,
-        NotComparable("a statement of the protocol, which the chapter follows (its profile "
-                      "says what it runs at full scale); Figure 1 (right) varies delta")),
+        NotComparable("a statement of the protocol, which the chapter's paper profile "
+                      "follows (PROTOCOL: its summary states the runs made against the runs "
+                      "printed); Figure 1 (right) varies delta")),
     "td22.fig1l.halve": ClaimSpec(
         "Figure 1 (left): most baselines halve the set of active arms within the first 3000 "
         "steps (the third smallest of the five mean fractions of active arms at t = 3000 is "

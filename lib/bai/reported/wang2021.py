@@ -297,3 +297,31 @@ def bound_claims(t_star: dict, kl, slope_bound: dict) -> dict:
             ErrorRate(delta), figure=_T1, section="theorem-1-at-the-paper-s-deltas",
             claim="wang.th1.pac")
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# The protocol (bai.studies: the chapter's summary states the runs made against it)
+# ---------------------------------------------------------------------------------------------
+
+from . import Assumed as _Assumed  # noqa: E402
+
+_S = VALUES["settings"]
+_DELTAS_T1 = [Printed(d, f"{_T1}, row delta = {d:g}") for d in DELTAS]
+
+#: The protocol of Table 1 (Sec. 5.2) and of the code's two other experiments (E2, E3: the text
+#: prints no number of them; their appendices are lost).
+PROTOCOL: dict = {
+    "table1": {
+        "experiment": "Table 1 (every column, every delta)",
+        "runs": Printed(_S["n_runs"], "Sec. 5.2, 'the sample complexity ... averaged over 1000 "
+                                      "runs'"),
+        "deltas": _DELTAS_T1},
+    "thresholding": {
+        "experiment": "E2, linear thresholding (the code's experiment)",
+        "runs": _Assumed(_S["thresholding"]["n_runs"], _S["thresholding"]["source"]),
+        "deltas": _Assumed(list(DELTAS), _S["thresholding"]["source"])},
+    "unstructured": {
+        "experiment": "E3, unstructured Gaussian BAI (the code's experiment)",
+        "runs": _Assumed(_S["unstructured"]["n_runs"], _S["unstructured"]["source"]),
+        "deltas": _Assumed(list(DELTAS), _S["unstructured"]["source"])},
+}

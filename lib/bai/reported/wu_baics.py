@@ -382,3 +382,24 @@ for _alg, _s in SHORT.items():   # Table 1: one claim per method, one row per re
             figure="Table 1", section=_TWO, claim="baics.e1.tascs_fastest", role="evidence",
             note="the speed-up, derived from Table 1's means (evidence: the paper states no "
                  "ratio)")
+
+
+# ---------------------------------------------------------------------------------------------
+# The protocol (bai.studies: the chapter's summary states the runs made against it)
+# ---------------------------------------------------------------------------------------------
+
+from . import Assumed as _Assumed  # noqa: E402
+
+#: The protocol of both experiments of Sec. 5: runs, delta, the cap tau_max.
+PROTOCOL: dict = {
+    "table1": {
+        "experiment": "Table 1 (first example, Sec. 5.1)", "runs": PRINTED["n_runs"],
+        "deltas": PRINTED["delta"]},
+    "example2": {
+        "experiment": "Second example (Sec. 5.2)",
+        "runs": _Assumed(VALUES["example2"]["n_runs"], "the spec: Sec. 5.2 says 'the numerical "
+                                                       "settings are similar to that of Section "
+                                                       "5.1' (300 runs)"),
+        "deltas": PRINTED["delta"],
+        "grid": {"tau_max": PRINTED["tau_max"]}},
+}

@@ -399,3 +399,42 @@ CLAIMS: dict = {
              "ratio stays above 1 and both counts grow, so it says little about the advantage",
         figure="Figure 3", substitute=_OBD, section="lingape-fig3"),
 }
+
+
+# ---------------------------------------------------------------------------------------------
+# The protocol (bai.studies: the chapter's summary states the runs made against it)
+# ---------------------------------------------------------------------------------------------
+
+from . import Assumed as _Assumed  # noqa: E402
+
+_RUNS_71 = Printed(VALUES["runs_per_point"]["runs"], "Sec. 7.1, 'We repeated experiments ten "
+                                                     "times for each experimental setting'")
+_DELTA_ASSUMED = _Assumed(VALUES["settings"]["delta"], "the authors' code (the text lost it: "
+                                                       "'with parameters of [ ] and [ ]')")
+
+#: The protocol of every experiment the chapter judges (Sec. 7): runs per point, delta, grid.
+PROTOCOL: dict = {
+    "fig1": {
+        "experiment": "Figure 1 (Soare et al.'s benchmark, every d)", "runs": _RUNS_71,
+        "deltas": _DELTA_ASSUMED,
+        "grid": {"d": _Assumed(list(range(2, 11)), "the spec (the axis is lost; Soare et al.'s "
+                                                   "d = 2..10)")}},
+    "table1": {
+        "experiment": "Table 1 (pulls per arm, d = 5)",
+        "runs": Printed(1, "Table 1, 'an example of arm selection when d = 5' (one run)"),
+        "deltas": _DELTA_ASSUMED,
+        "grid": {"d": Printed(5, "Table 1, 'an example of arm selection when d = 5'")}},
+    "fig2": {
+        "experiment": "Figure 2 (canonical arms, every gap)", "runs": _RUNS_71,
+        "deltas": _DELTA_ASSUMED,
+        "grid": {"gap": _Assumed([1.0, 0.1, 0.01], "the spec, after the authors' code (the "
+                                                   "axis is lost)"),
+                 "d": _Assumed(5, "the authors' code (org_dim = 5)")}},
+    "fig3": {
+        "experiment": "Figure 3 (Yahoo! click model, every K)",
+        "runs": Printed(VALUES["runs_per_point"]["runs"], "Sec. 7.2, 'The average number of "
+                                                          "samples required in ten simulations'"),
+        "deltas": _DELTA_ASSUMED,
+        "grid": {"K": _Assumed([10, 20, 30, 40, 50], "the spec (the axis is lost; the code "
+                                                     "takes --k)")}},
+}

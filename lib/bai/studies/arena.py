@@ -36,12 +36,12 @@ __all__ = ["PROFILES", "DELTA", "DELTAS", "CLAIMS", "STUDY", "SIZE_KEYS", "make_
 #: paper profile's click instance has as many arms as Fiez et al.'s Yahoo! experiment (Fig. 2b).
 PROFILES = {
     "ci": {
-        "seed": 8, "n_jobs": 1, "batches": 2, "batch": 2, "cap": 10**7,
+        "seed": 8, "n_jobs": None, "batches": 2, "batch": 2, "cap": 10**7,
         "soare_d": 3, "many_n": 100, "sphere_n": 30, "sphere_d": 5, "trans_d": 8, "click_K": 15,
         "sweep_batches": 1, "sweep_batch": 2, "sweep_instances": ["soare"],
     },
     "paper": {
-        "seed": 8, "n_jobs": 2, "batches": 2, "batch": 10, "cap": 10**8,
+        "seed": 8, "n_jobs": None, "batches": 2, "batch": 10, "cap": 10**8,
         "soare_d": 5, "many_n": 1000, "sphere_n": 100, "sphere_d": 9, "trans_d": 40,
         "click_K": _FIEZ["fig2b"]["n_arms"],
         "sweep_batches": 2, "sweep_batch": 5, "sweep_instances": ["soare", "sphere"],

@@ -29,10 +29,10 @@ __all__ = ["PROFILES", "CLAIMS", "STUDY", "TOPM_THETA", "TOPM_OTHER_MAX", "page_
 
 #: ``ci`` for CI and coursework (seconds), ``paper`` for the book (about a minute on two cores).
 PROFILES = {
-    "ci": {"n_runs": 6, "deltas": [0.1, 0.01, 0.001], "seed": 1, "n_jobs": 1,
+    "ci": {"n_runs": 6, "deltas": [0.1, 0.01, 0.001], "seed": 1, "n_jobs": None,
            "library": ["FWS", "Lazy TaS"], "transductive_d": 4, "faithful_seeds": 5,
            "topm_m": 2, "topm_library": ["FWS", "LinGapE rule"]},
-    "paper": {"n_runs": 50, "deltas": [0.1, 0.01, 0.001, 0.0001], "seed": 1, "n_jobs": 2,
+    "paper": {"n_runs": 50, "deltas": [0.1, 0.01, 0.001, 0.0001], "seed": 1, "n_jobs": None,
               "library": ["Lazy TaS", "FWS", "LinGame", "Top Two (TS-TC-G)", "oracle tracking"],
               "transductive_d": 6, "faithful_seeds": 20, "topm_m": 2,
               "topm_library": ["FWS", "Lazy TaS", "LinGapE rule", "LinGIFA", "oracle tracking"]},

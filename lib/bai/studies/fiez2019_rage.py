@@ -94,7 +94,7 @@ SPREAD_SETTINGS = {
 #: computed on Fig. 1d up to ``thm2_1d_max`` (it reuses RAGE's designs).
 PROFILES = {
     "ci": {
-        "seed": 2019, "n_jobs": 1,
+        "seed": 2019, "n_jobs": None,
         "n_runs": 3, "n_instances": 3, "lingape_runs_1a": 2,
         "fig1a_d": [3, 5], "fig1b_n": [200, 400], "fig1c_n": [30, 60], "fig1d_d": [10, 20],
         "fig2a_D": [3, 4], "thm2_1d_max": 20, "fig1b_spread": "code",
@@ -102,7 +102,7 @@ PROFILES = {
         "prop1_d": [4, 8, 12], "cvxpy_max_K": 20,
     },
     "paper": {
-        "seed": 2019, "n_jobs": 2, "n_runs": SETTINGS["n_repetitions"],
+        "seed": 2019, "n_jobs": None, "n_runs": SETTINGS["n_repetitions"],
         "n_instances": SETTINGS["n_repetitions"], "lingape_runs_1a": SETTINGS["n_repetitions"],
         "fig1a_d": [5, 10, 15, 20, 25, 30, 35],
         "fig1b_n": [10000, 15000, 20000, 25000, 30000],
@@ -311,11 +311,20 @@ def _figure_settings(P) -> dict:
             "thm2_1d_max": P["thm2_1d_max"], "fig1b_spread": P["fig1b_spread"]}
 
 
+def _runs_per_task(P, config) -> int:
+    """The runs of every method of one task (LinGapE on Fig. 1a: ``lingape_runs_1a`` at most)."""
+    n = config["n"]
+    return min(n, P["lingape_runs_1a"]) if config["fig"] == "1a" else n
+
+
 STUDY = Study(
     chapter="fiez2019_rage", paper="Fiez, Jain, Jamieson, Ratliff (NeurIPS 2019)",
     profiles=PROFILES, claims=REP.CLAIMS, kind="reproduction", readings=REP.READINGS,
     grids={"figures": Grid(task, figure_configs, runs=lambda P: 1, fixed=_figure_settings,
-                           description="Figures 1a-1d, 2a, 2b: every method on each instance")})
+                           description="Figures 1a-1d, 2a, 2b: every method on each instance",
+                           protocol=lambda c: f"fig{c['fig']}", per_task=_runs_per_task,
+                           pooled=("instance",), deltas=lambda P, c: [DELTA])},
+    protocol=REP.PROTOCOL)
 
 
 def grid_overview(P) -> pd.DataFrame:

@@ -46,13 +46,13 @@ MODES = ["sequential", "parallel"]
 #: The chapter's profiles: ``ci`` (CI and coursework, minutes) and ``paper`` (the book).
 PROFILES = {
     "ci": {
-        "seed": 2018, "n_jobs": 1, "runs": 5, "n_grid": [10, 20], "delay_grid": [10, 100],
+        "seed": 2018, "n_jobs": None, "runs": 5, "n_grid": [10, 20], "delay_grid": [10, 100],
         "ablation_runs": 5, "spec_n": [10], "spec_runs": 3, "biased_runs": 5,
         "battery_mults": [1 / 16, 1.0], "battery_runs": 3,
         "lil_runs": 300, "lil_horizon": 10_000, "prop1_runs": 300, "prop1_pulls": 30,
     },
     "paper": {
-        "seed": 2018, "n_jobs": 2, "runs": SET["runs"], "n_grid": CODE["n_grid"],
+        "seed": 2018, "n_jobs": None, "runs": SET["runs"], "n_grid": CODE["n_grid"],
         "delay_grid": CODE["delay_grid"], "ablation_runs": SET["runs"], "spec_n": [10, 20, 50],
         "spec_runs": 20, "biased_runs": SET["runs"],
         "battery_mults": [1 / 64, 1 / 16, 1 / 4, 1 / 2, 1.0, 2.0], "battery_runs": SET["runs"],
@@ -1255,6 +1255,8 @@ def plot_solver_predictor():
 # The study
 # ---------------------------------------------------------------------------------------------
 
+_DELTAS = lambda P, c: [DELTA]   # noqa: E731  (every experiment of Sec. 5)
+
 STUDY = Study(
     chapter="grover2018",
     paper="Grover, Markov, Attia, Jin, Perkins, Cheong, Chen, Yang, Harris, Chueh, Ermon "
@@ -1262,18 +1264,24 @@ STUDY = Study(
     profiles=PROFILES,
     grids={
         "fig1": Grid(fig1_task, fig1_configs, runs="runs",
-                     description="Figure 1a-c: improvement ratio, the authors' code's settings"),
+                     description="Figure 1a-c: improvement ratio, the authors' code's settings",
+                     protocol=lambda c: f"fig{c['panel']}", deltas=_DELTAS),
         "fig1_spec": Grid(fig1_task, fig1_spec_configs, runs="spec_runs",
                           description="Figure 1a-b with the spec's ASSUMED settings"),
         "ablation": Grid(fig1_task, ablation_configs, runs="ablation_runs",
-                         description="variants of the bound at two points of Figure 1"),
+                         description="variants of the bound at two points of Figure 1",
+                         protocol=lambda c: {"bounded": "fig1a", "free": "fig1b"}[c["family"]],
+                         deltas=_DELTAS),
         "biased": Grid(biased_task, biased_configs, runs="biased_runs",
                        description="biased partial feedback: Algorithm 4 against Algorithm 2"),
         "battery": Grid(battery_task, battery_configs, runs="battery_runs",
-                        description="Figure 2 on the Severson et al. cells"),
+                        description="Figure 2 on the Severson et al. cells",
+                        protocol="fig2", deltas=_DELTAS),
         "solver": Grid(solver_task, solver_configs, runs="runs",
-                       description="Sec. 5.3: an open solver-tuning analogue (SCIP runs)"),
+                       description="Sec. 5.3: an open solver-tuning analogue (SCIP runs)",
+                       protocol="sec53", deltas=_DELTAS),
     },
     claims=paper.CLAIMS,
     readings=paper.READINGS,
+    protocol=paper.PROTOCOL,
 )

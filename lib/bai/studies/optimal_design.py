@@ -37,7 +37,7 @@ PROFILES = {
         "rounding_points": 12,
         "mc_grid": [{"K": 15, "d": 4, "design": "G"}, {"K": 12, "d": 3, "design": "XY"}],
         "n_runs": 3,
-        "n_jobs": 1,
+        "n_jobs": None,
     },
     "paper": {
         "seed": 2014,
@@ -54,7 +54,7 @@ PROFILES = {
             {"K": 30, "d": 6, "design": "XY"},
         ],
         "n_runs": 30,
-        "n_jobs": 2,
+        "n_jobs": None,
     },
 }
 

@@ -87,12 +87,12 @@ COLORS = plotting.level_colors(FIG4_LABELS + [f"XY-adaptive ({r})" for r in VARI
 #: a task is shared by its runs).
 PROFILES = {
     "ci": {
-        "seed": 2014, "dims": [2, 3, 4], "n_runs": 4, "n_jobs": 1, "batches": 1,
+        "seed": 2014, "dims": [2, 3, 4], "n_runs": 4, "n_jobs": None, "batches": 1,
         "greedy_steps": 20_000, "lemma2_instances": 40, "coverage_runs": 200,
         "coverage_horizon": 20_000, "adaptive_cap": 10**8,
     },
     "paper": {
-        "seed": 2014, "dims": list(_S["dims"]), "n_runs": _S["n_runs"], "n_jobs": 2,
+        "seed": 2014, "dims": list(_S["dims"]), "n_runs": _S["n_runs"], "n_jobs": None,
         "batches": 1, "greedy_steps": 1_000_000, "lemma2_instances": 300,
         "coverage_runs": 2000, "coverage_horizon": 200_000, "adaptive_cap": 2 * 10**8,
     },
@@ -776,7 +776,9 @@ STUDY = Study(
     profiles=PROFILES,
     grids={"fig4": Grid(fig4_task, fig4_configs, runs="batches", fixed=fig4_fixed,
                         description="Figure 4: every strategy and reading of XY-adaptive on the "
-                                    "benchmark of Sec. 6, n_runs runs per task")},
+                                    "benchmark of Sec. 6, n_runs runs per task",
+                        protocol="fig4", per_task="n_runs", deltas=lambda P, c: [DELTA])},
     claims=paper.CLAIMS,
     readings=paper.READINGS,
+    protocol=paper.PROTOCOL,
 )

@@ -51,40 +51,31 @@ DELTA, M = _S["delta"], _S["m"]
 BETA = TimeThreshold()
 
 #: ``ci``: a small instance of the same construction (K = 20, d = 8), delta = 0.1, a few runs:
-#: well under a minute (CI and coursework). ``paper``: the book's build; the paper's instances
-#: (K = 50, d = 20; the d = 10 construction of Figure 1), delta, threshold, cap and every row and
-#: delta it prints, with **fewer runs** than its 100 for the adaptive rules (``n_runs`` per row,
-#: ``topm_runs`` per top-m row, ``fig1_runs``) because 100 would take about 40 minutes; the
-#: natives at 100 runs; the across-instance spread from T* over ``n_draws`` draws, checked by the
-#: oracle's rows on ``sim_draws`` draws of ``draw_runs`` runs. ``full``: 100 runs everywhere.
+#: well under a minute (CI and coursework). ``paper``: the paper's scale for everything the
+#: claims judge (:data:`bai.reported.tirinzoni2022.PROTOCOL`): the paper's instances (K = 50,
+#: d = 20; the d = 10 construction of Figure 1), delta, threshold, cap, every row and delta it
+#: prints, and its 100 runs of every row of Table 1 (``n_runs``; ``topm_runs`` for the top-m
+#: rows), of the natively elimination-based baselines (``native_runs``) and of Figure 1
+#: (``fig1_runs``), in ``tasks`` tasks per row. Beyond the paper: the across-instance spread
+#: from T* over ``n_draws`` draws, checked by the oracle's rows on ``sim_draws`` draws of
+#: ``draw_runs`` runs, and the derivation's ``demo_seeds`` trajectories. ``n_jobs``: None, the
+#: cores available (``BAI_N_JOBS`` overrides it).
 PROFILES = {
     "ci": {
-        "seed": 2022, "n_jobs": 1, "K": 20, "d": 8, "m": 2, "delta": 0.1, "cap": 200_000,
+        "seed": 2022, "n_jobs": None, "K": 20, "d": 8, "m": 2, "delta": 0.1, "cap": 200_000,
         "n_runs": 2, "topm_runs": 2, "native_runs": 3, "n_draws": 3, "sim_draws": 2,
         "draw_runs": 2, "tasks": 1, "fig1_K": 20, "fig1_runs": 2,
         "fig1_deltas": [1e-1, 1e-3], "demo_steps": 3000, "demo_seeds": 3,
     },
-    # The paper's instance sizes, delta, threshold and cap; fewer runs than its 100 where the
-    # book's time budget cannot hold them (100 runs of every row: Table 1's grid alone took 20
-    # minutes on 2 cores with the code's start). Measured at these runs with the code's start
-    # (CODE_START): the chapter 532 CPU seconds in all, 251 s of wall time in a fresh `make
-    # book` on 2 cores (the default start took about 13 CPU minutes, LinGame's best-arm row most).
-    # The native baselines run at the paper's 100.
+    # The paper's 100 runs everywhere it prints them. Measured with the code's start (CODE_START)
+    # at 20 runs (10 top-m): 532 CPU seconds for the chapter; at 100 runs Table 1's grid took 20
+    # minutes of wall time on 2 cores before issue 33's speed-ups.
     "paper": {
-        "seed": 2022, "n_jobs": 2, "K": _S["K"], "d": _S["d_table1"], "m": M, "delta": DELTA,
-        "cap": _A["cap"], "n_runs": 20, "topm_runs": 10, "native_runs": _S["n_runs"],
-        "n_draws": 10, "sim_draws": 5, "draw_runs": 5, "tasks": 5, "fig1_K": _S["K"],
-        "fig1_runs": 20, "fig1_deltas": list(_A["fig1_deltas"]), "demo_steps": 10_000,
-        "demo_seeds": 8,
-    },
-    # The paper's scale throughout (100 runs of every row and of Figure 1): about 25 minutes
-    # on 2 cores (Table 1's grid 20 of them); not run by the book.
-    "full": {
-        "seed": 2022, "n_jobs": 2, "K": _S["K"], "d": _S["d_table1"], "m": M, "delta": DELTA,
-        "cap": _A["cap"], "n_runs": _S["n_runs"], "topm_runs": _S["n_runs"],
-        "native_runs": _S["n_runs"], "n_draws": 10, "sim_draws": 5, "draw_runs": 20,
+        "seed": 2022, "n_jobs": None, "K": _S["K"], "d": _S["d_table1"], "m": M,
+        "delta": DELTA, "cap": _A["cap"], "n_runs": _S["n_runs"], "topm_runs": _S["n_runs"],
+        "native_runs": _S["n_runs"], "n_draws": 10, "sim_draws": 5, "draw_runs": 10,
         "tasks": 10, "fig1_K": _S["K"], "fig1_runs": _S["n_runs"],
-        "fig1_deltas": list(_A["fig1_deltas"]), "demo_steps": 10_000, "demo_seeds": 20,
+        "fig1_deltas": list(_A["fig1_deltas"]), "demo_steps": 10_000, "demo_seeds": 8,
     },
 }
 
@@ -1358,6 +1349,25 @@ def plot_draws(table: pd.DataFrame, ax=None):
     return ax
 
 
+def _table1_protocol(config) -> str | None:
+    """Draw 0 is Table 1's (the other draws are the book's check of the instance spread)."""
+    return "table1" if config["draw"] == 0 else None
+
+
+def _figure1_protocol(config) -> tuple:
+    """Stopping only gives Figure 1 (left, right) at once; LinGame's rows are also the middle
+    panel's, with its two rows of elimination at sampling."""
+    if config["mode"] != "stop":
+        return ("figure1_middle",)
+    if config["alg"] == "LinGame":
+        return ("figure1_left", "figure1_middle", "figure1_right")
+    return ("figure1_left", "figure1_right")
+
+
+def _figure1_deltas(P, config) -> list:
+    return ([*P["fig1_deltas"], P["delta"]] if config["mode"] == "stop" else [P["delta"]])
+
+
 STUDY = Study(
     chapter="tirinzoni2022_elimination",
     paper=paper.SOURCE,
@@ -1366,15 +1376,19 @@ STUDY = Study(
         "table1": Grid(table1_task, _table1_configs, runs="tasks",
                        description="Table 1: every rule of the paper on the three queries, "
                                    "on the Table 1 draw and the other draws",
-                       fixed=_table1_fixed),
+                       fixed=_table1_fixed, protocol=_table1_protocol, per_task="batch",
+                       deltas="delta"),
         "figure1": Grid(figure1_task, _figure1_configs, runs="tasks",
                         description="Figure 1: the five baselines on the d = 10 construction "
                                     "(every delta), LinGame with elimination at sampling",
-                        fixed=_figure1_fixed),
+                        fixed=_figure1_fixed, protocol=_figure1_protocol, per_task="batch",
+                        deltas=_figure1_deltas),
         "native": Grid(_native_task, _native_configs, runs=_native_runs,
                        description="Table 1, BAI: XY-Adaptive and RAGE as the code runs them",
-                       fixed=_native_fixed),
+                       fixed=_native_fixed, protocol=_table1_protocol, per_task="n_runs",
+                       deltas="delta"),
     },
     claims=paper.CLAIMS,
     readings=paper.READINGS,
+    protocol=paper.PROTOCOL,
 )

@@ -89,9 +89,9 @@ E2_RULES = {"FWS": fws.fws, "LinGame": lingame.lingame, "uniform": uniform_glr}
 #: 1000 runs per cell, the paper's (and its code's) scale. ``t1_batches`` tasks of ``t1_batch``
 #: runs per configuration (likewise ``e2_``, ``e3_``).
 PROFILES = {
-    "ci": {"seed": 2021, "n_jobs": 1, "t1_batches": 1, "t1_batch": 3, "e2_batches": 1,
+    "ci": {"seed": 2021, "n_jobs": None, "t1_batches": 1, "t1_batch": 3, "e2_batches": 1,
            "e2_batch": 3, "e3_batches": 1, "e3_batch": 3, "cap": 10**6, "prop1_points": 5},
-    "paper": {"seed": 2021, "n_jobs": 2, "t1_batches": 20, "t1_batch": 50, "e2_batches": 10,
+    "paper": {"seed": 2021, "n_jobs": None, "t1_batches": 20, "t1_batch": 50, "e2_batches": 10,
               "e2_batch": 100, "e3_batches": 10, "e3_batch": 100, "cap": 10**6,
               "prop1_points": 50},
 }
@@ -231,18 +231,24 @@ STUDY = Study(
     grids={
         "table1": Grid(table1_task, table1_configs, runs="t1_batches",
                        fixed=lambda P: {**_cap(P), "batch": P["t1_batch"]},
-                       description="Table 1: every column at theta = e1 and 2 e1"),
+                       description="Table 1: every column at theta = e1 and 2 e1",
+                       protocol="table1", per_task="batch", deltas=lambda P, c: list(DELTAS)),
         "thresholding": Grid(thresholding_task, lambda P: [{"rule": r} for r in E2_RULES],
                              runs="e2_batches",
                              fixed=lambda P: {**_cap(P), "batch": P["e2_batch"]},
-                             description="E2: linear thresholding (the code's experiment)"),
+                             description="E2: linear thresholding (the code's experiment)",
+                             protocol="thresholding", per_task="batch",
+                             deltas=lambda P, c: list(DELTAS)),
         "unstructured": Grid(unstructured_task, lambda P: [{"rule": r} for r in E3_RULES],
                              runs="e3_batches",
                              fixed=lambda P: {**_cap(P), "batch": P["e3_batch"]},
-                             description="E3: unstructured Gaussian BAI (X = I)"),
+                             description="E3: unstructured Gaussian BAI (X = I)",
+                             protocol="unstructured", per_task="batch",
+                             deltas=lambda P, c: list(DELTAS)),
     },
     claims={},        # filled below (the bounds of some rules are the book's T*)
     readings=paper.READINGS,
+    protocol=paper.PROTOCOL,
 )
 
 

@@ -42,12 +42,12 @@ __all__ = ["STUDY", "PROFILES", "SETTINGS", "DELTA", "TAU_MAX", "N0", "READINGS"
 #: The chapter's profiles: ``ci`` (CI and coursework, minutes) and ``paper`` (the book).
 PROFILES = {
     "ci": {
-        "seed": 2023, "n_runs": 16, "batch": 8, "n_jobs": 1,
+        "seed": 2023, "n_runs": 16, "batch": 8, "n_jobs": None,
         "sweep_deltas": [1e-1, 1e-2, 1e-4], "sweep_tau_max": 200_000,
         "eps_grid": [0.2, 0.05, 0.0125], "random_instances": 5, "formula8_instances": 3,
     },
     "paper": {
-        "seed": 2023, "n_runs": 300, "batch": 25, "n_jobs": 2,
+        "seed": 2023, "n_runs": 300, "batch": 25, "n_jobs": None,
         "sweep_deltas": [1e-1, 1e-2, 1e-3, 1e-4, 1e-6, 1e-8], "sweep_tau_max": 1_000_000,
         "eps_grid": [0.4, 0.2, 0.1, 0.05, 0.025, 0.0125], "random_instances": 30,
         "formula8_instances": 8,
@@ -1063,12 +1063,15 @@ STUDY = Study(
     grids={
         "delta01": Grid(task, configs_delta01, runs=_batches, fixed=_batch,
                         description="Table 1 (E1) and Example 2 (E2) at delta = 0.1, "
-                        "tau_max = 15000, under the four readings (Sec. 5)"),
+                        "tau_max = 15000, under the four readings (Sec. 5)",
+                        protocol=lambda c: {"E1": "table1", "E2": "example2"}[c["example"]],
+                        per_task="batch", deltas="delta"),
         "sweep": Grid(task, configs_sweep, runs=_batches, fixed=_batch,
                       description="E1 at every delta of the sweep, with a cap that never binds "
                       "(beyond the paper: Thm 3.1 and Thm 4.1)"),
     },
     claims=PAPER.CLAIMS,
+    protocol=PAPER.PROTOCOL,
 )
 
 
