@@ -1,6 +1,7 @@
 # Two commands do all the set-up on a fresh machine with Python 3.11 and pip:
-#   make book   create .venv, install pinned dependencies, execute every chapter (paper profile)
-#               and build the HTML book in book/_build/html
+#   make book   create .venv, install pinned dependencies, execute every chapter (paper profile,
+#               BOOK_JOBS chapters at a time, every finished task kept in the result store
+#               build/store) and build the HTML book in book/_build/html
 #   make test   create .venv if missing, run the unit tests, execute every chapter at its CI
 #               profile through papermill, build that executed book with -n -W --keep-going,
 #               then open every page of it in headless Chromium (the browser test)
@@ -68,16 +69,27 @@ notebooks: $(STAMP)
 
 # jupyter-book caches executed notebooks by their code cells only: when the library or the data
 # shipped inside it (lib/bai/data) change, drop the cache and the Sphinx environment, so that
-# every chapter re-executes on the current code.
+# every chapter re-executes on the current code. The chapters' experiments keep every finished
+# task in the result store BAI_STORE (bai.experiments: keyed by the task's code, the whole
+# package, the numerical packages' versions, its seed and parameters), so a re-execution
+# recomputes only what changed, and an interrupted build resumes.
 LIB_HASH = $(shell find lib -type f \( -name '*.py' -o -name '*.csv' \) -not -path '*/__pycache__/*' | LC_ALL=C sort | xargs cat | sha1sum | cut -c1-16)
+BAI_STORE ?= $(abspath build/store)
+# chapters executed at a time by `make book` (each uses every core: BAI_N_JOBS to change that)
+BOOK_JOBS ?= 2
 
+# First the chapters that jupyter-book's cache lacks are executed, BOOK_JOBS at a time and the
+# costliest first, into that cache (scripts/run_chapters.py --cache: jupyter-book's own reader
+# and executor); jupyter-book then finds every chapter cached. An edit of prose executes nothing.
 book: $(STAMP) notebooks $(MATHJAX)
 	@mkdir -p book/_build
 	@if [ "$$(cat book/_build/.lib-hash 2>/dev/null)" != "$(LIB_HASH)" ]; then \
 		echo "library or data changed: re-executing every chapter"; \
 		rm -rf book/_build/.jupyter_cache book/_build/.doctrees; fi
-	$(BIN)/jupyter-book build book -n -W --keep-going
-	@echo "$(LIB_HASH)" > book/_build/.lib-hash
+	@echo "$(LIB_HASH)" > book/_build/.lib-hash   # what is cached from here on ran on this library
+	BAI_STORE=$(BAI_STORE) $(BIN)/python scripts/run_chapters.py \
+		--cache book/_build/.jupyter_cache --jobs $(BOOK_JOBS)
+	BAI_STORE=$(BAI_STORE) $(BIN)/jupyter-book build book -n -W --keep-going
 	@echo "book: open book/_build/html/index.html"
 
 # The wheel test (tests/test_wheel.py: build, fresh venv, pip installs from PyPI) mostly waits on
@@ -146,7 +158,8 @@ browser: $(STAMP)
 
 # make rerun CHAPTER=soare2014 [PROFILE=ci] [SET="n_runs=5 seed=3"]: python -m bai reproduce, which
 # validates the overrides against the chapter's study (an unknown key exits 2, naming the known
-# keys), keeps checkpoints in build/$(PROFILE)/checkpoints and prints the chapter's claims.
+# keys), keeps checkpoints in build/$(PROFILE)/checkpoints and prints the chapter's claims (and,
+# at any other profile than paper or with SET, that its verdicts are not the paper's).
 PROFILE ?= paper
 SET ?=
 rerun: $(STAMP)
