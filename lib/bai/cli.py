@@ -638,18 +638,19 @@ def scale_note(data: dict) -> str | None:
     short = [f"{e.get('experiment')}: {e.get('runs')} runs, the paper's {e.get('printed')}"
              for e in meta.get("scale") or []
              if isinstance(e.get("printed"), int) and e.get("runs", 0) < e["printed"]]
-    if profile == "paper" and not overrides and not short \
+    if profile == "paper" and not overrides and not short and not meta.get("shortfalls") \
             and meta.get("at_paper_scale") is not False:
         return None
     why = [f"profile {profile!r}" if profile != "paper" else "the paper profile"]
     if overrides:
         why.append(f"overrides {overrides}")
-    text = ("THESE VERDICTS ARE NOT THE PAPER'S: they were computed at " + " with ".join(why)
-            + (", which runs " + "; ".join(short) if short else
-               ", not at the paper's scale (instances, runs or deltas)") + ". A verdict judges "
-            "the paper only at the paper profile without overrides: python -m bai reproduce "
-            f"{data.get('chapter', '<chapter>')} --profile paper")
-    return text
+    lines = ["THESE VERDICTS ARE NOT THE PAPER'S: they were computed at " + " with ".join(why)
+             + ", not at the paper's scale. A verdict judges the paper only at the paper "
+             f"profile without overrides: python -m bai reproduce "
+             f"{data.get('chapter', '<chapter>')} --profile paper"]
+    lines += [f"  - {s}" for s in short]
+    lines += [f"  - {s}" for s in meta.get("shortfalls") or [] if "fewer than" not in s]
+    return "\n".join(lines)
 
 
 def _check_scheduler(address: str, timeout: float = 5.0) -> None:

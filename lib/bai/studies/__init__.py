@@ -515,6 +515,7 @@ class Study:
         ledger.meta.update(getattr(self, "_run", {}))
         if self.protocol and getattr(self, "_params", None) is not None:
             ledger.meta["scale"] = self.scale(self._params)
+            ledger.meta["shortfalls"] = self.shortfalls(self._params)
             ledger.meta["at_paper_scale"] = self.at_paper_scale()
         return ledger
 
