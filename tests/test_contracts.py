@@ -717,7 +717,9 @@ CONTRACTS: dict[str, Contract] = {
     "bai.experiments.run_experiment": C(
         lambda: dict(fn=_toy_task, grid=[{"a": 1}], n_runs=2),
         {"fn": [None, 3], "grid": [None, 3, "x", [3], [{"a": object()}], []],
-         "n_runs": "count", "seed": "count0", "n_jobs": "count", "backend": "choice",
+         "n_runs": "count", "seed": "count0", "backend": "choice",
+         # n_jobs=None is valid: the cores available (issue 33)
+         "n_jobs": [0, -1, -7, 1.5, math.nan, True, "3"],
          "checkpoint_dir": [3, 1.5]}, ("fn", "grid", "n_runs")),
     "bai.experiments.package_digest": C(_m(root=None), {"root": [3, 1.5, "/nonexistent/dir"]},
                                         ("root",)),
@@ -1615,6 +1617,31 @@ EXEMPT.update({
         "checks every argument before any work"),
     "bai.studies.tirinzoni2022_elimination.profile_scale": _PRESENT,
 })
+
+
+# issue 33: the paper's scale (protocol, store, workers)
+def _printed_one():
+    from bai.claims import Printed
+
+    return dict(value=Printed(100, "Sec. 4"))
+
+
+CONTRACTS.update({
+    "bai.cli.scale_note": C(_m(data={"chapter": "c", "kind": "reproduction", "claims": []}),
+                            {"data": [None, 3, "x", [1]]}, ("data",)),
+    "bai.experiments.store_dir": C(_m(name="x", environ={}),
+                                   {"name": [None, 3, ""], "environ": [3, "x", [1]]},
+                                   ("name",)),
+    "bai.reported.Assumed": C(_m(value=300, source="the spec"), {"source": [None, 3, "", " "]},
+                              ("value", "source")),
+    "bai.studies.protocol_values": C(_printed_one, {"value": [None, 3, "x", [1.0]]},
+                                     ("value",)),
+})
+EXEMPT.update({
+    "bai.experiments.available_cores": _NOARG,
+    "bai.experiments.environment_key": _NOARG,
+})
+
 
 IN_PROGRESS_MODULES: set[str] = set()
 

@@ -111,6 +111,9 @@ def store_dir(name: str, environ: Mapping[str, str] | None = None) -> Path | Non
     if not isinstance(name, str) or not name:
         raise TypeError(f"name must be a non-empty string, got {name!r}")
     env = os.environ if environ is None else environ
+    if not isinstance(env, Mapping):
+        raise TypeError(f"environ must be a mapping of variable names to strings, got "
+                        f"{type(env).__name__}")
     root = str(env.get(ENV_STORE, "")).strip()
     if not root:
         return None
