@@ -2536,7 +2536,9 @@ class ClaimsLedger:
         details = {**details, "rule_data": rule.to_data(), "measurement": _clean(m)}
         if not isinstance(rule, NotComparable) and verdict != NOT_COMPARABLE:
             details["detects"] = rule.detects(m, paper)
-            details["resolution"] = rule.resolution(m, paper)
+            r = rule.resolution(m, paper)
+            # a rule that can detect no deviation at all is recorded as stating none
+            details["resolution"] = r if r is None or math.isfinite(r) else None
             why = rule.check_reason(m, paper)
             if why:
                 details["check"] = why
@@ -2803,13 +2805,18 @@ def _covers(alternative: list[dict], printed: list[dict]) -> bool:
     return len(alternative) >= len(printed)
 
 
+#: Details that name a template field's value in words (besides ``<field>_name``).
+_FIELD_NAMES = {"alg": "algorithm", "method": "algorithm", "exp": "experiment"}
+
+
 def _label(row: dict, claim_id: str) -> str:
     """The configuration of ``row`` in words: its template fields (a field's ``<name>_name``
-    detail when the row has one) and its delta; else its id's suffix under the claim's, else
-    its figure."""
+    detail, or ``algorithm`` for ``alg``, when the row has one) and its delta; else its id's
+    suffix under the claim's, else its figure."""
     d = _details(row)
     fields = d.get("fields") if isinstance(d.get("fields"), dict) else {}
-    parts = [f"{k} = {d.get(f'{k}_name', v)}" for k, v in fields.items() if k != "reading"]
+    parts = [f"{k} = {d.get(f'{k}_name', d.get(_FIELD_NAMES.get(k, ''), v))}"
+             for k, v in fields.items() if k != "reading"]
     if "delta" in d and "delta" not in fields and isinstance(d["delta"], (int, float)):
         parts.append(f"delta = {format_value(d['delta'])}")
     if parts:
