@@ -314,6 +314,19 @@ def test_an_alternative_whose_own_correctness_rows_fail_cannot_rescue():
     assert pcs["tau"]["verdict"] == C.NOT_REPRODUCED
     assert "own delta-correctness rows" in pcs["tau"]["reason"]
     assert "err.alt" in pcs["tau"]["reason"]
+    # 0 errors in 300 runs cannot show the rate below delta = 0.0001 at any feasible scale: the
+    # reading still rescues, and the reason says its correctness is not shown
+    specs = {"tau": C.ClaimSpec("E[tau] <= 100", "Thm 1", C.AtMost(100.0), claim="tau"),
+             "err": C.ClaimSpec("delta-correct", "Thm 1", C.ErrorRate(1e-4), claim="err",
+                                role="alternative", note="the paper's scale")}
+    led = C.ClaimsLedger("ch", "paper", specs=specs, readings=READINGS)
+    led.check("tau", value=150.0, se=1.0, settings={"z": "tF/2"})
+    alt = C.ClaimsLedger("ch", "paper", specs={"tau.alt": specs["tau"], "err": specs["err"]},
+                         readings=READINGS)
+    alt.check("tau.alt", value=50.0, se=1.0, settings={"z": "tF"})
+    assert alt.check("err", failures=0, runs=300, settings={"z": "tF"}).verdict == C.INCONCLUSIVE
+    (pc,) = [c for c in C.paper_claims(_rows(led, alt)) if c["id"] == "tau"]
+    assert pc["verdict"] == C.ALTERNATIVE_ONLY and "cannot show the reading" in pc["reason"]
 
 
 def test_a_claim_about_every_experiment_is_judged_on_every_experiment():

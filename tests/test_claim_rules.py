@@ -93,6 +93,16 @@ def _rejecting_measurement(rule, paper) -> dict | None:
     if isinstance(rule, C.TwoRates):
         wrong = (1000, 1000, 0, 1000) if rule.direction == "less" else (0, 1000, 1000, 1000)
         return {"counts": wrong}
+    if isinstance(rule, C.Pathwise):
+        return {"failures": 5, "runs": 10}
+    if isinstance(rule, C.Spread):
+        p = 1.0 if paper is None else paper.number
+        return {"value": 100.0 * p, "runs": 1000,
+                **({} if paper is not None else {"paper_value": C.Printed(p, "test")})}
+    if isinstance(rule, C.AllOf):
+        parts = {n: _rejecting_measurement(r, paper) for n, r in rule.parts}
+        return {"parts": {n: {k: v for k, v in m.items() if k != "paper_value"}
+                          for n, m in parts.items()}}
     if isinstance(rule, C.Holds):
         return {"holds": False}
     assert isinstance(rule, C.NotComparable), type(rule)
@@ -111,6 +121,19 @@ def test_every_rule_rejects_a_value_outside_its_tolerance(key, kind, cid, spec):
     verdict = row.details.get("analogue", row.verdict)
     assert verdict in (C.NOT_REPRODUCED, C.FAILS), (key, row.verdict, row.rule)
     assert row.reason, f"{key}: a rejected row needs a computed reason"
+
+
+@pytest.mark.parametrize("make", [
+    lambda: (C.Pathwise("no run stops later"), None),
+    lambda: (C.Spread(paper_runs=100), C.Printed(2.0, "Table 1, ± column")),
+    lambda: (C.AllOf((("errors", C.ErrorRate(0.05)), ("bound", C.AtMost(10.0)))), None),
+], ids=["Pathwise", "Spread", "AllOf"])
+def test_the_new_rule_kinds_reject_through_the_ledger(make):
+    rule, paper = make()
+    spec = C.ClaimSpec("s", "src", rule, paper_value=paper)
+    m = _rejecting_measurement(rule, paper)
+    row = C.ClaimsLedger("ch", "paper", specs={"x": spec}).check("x", **m)
+    assert row.verdict == C.NOT_REPRODUCED and row.reason
 
 
 # ---------------------------------------------------------------------------------------------
