@@ -159,7 +159,8 @@ def test_write_read_round_trip(tmp_path):
     assert [c["id"] for c in data["claims"]] == ["r1", "r2", "r3", "r4"]
     d0 = data["claims"][0]["details"]
     assert {k: d0[k] for k in ("d", "grid", "detects", "measurement", "rule_data")} == {
-        "d": 5, "grid": [1, 2], "detects": "rejects ours outside 4 ± 0.08",
+        "d": 5, "grid": [1, 2],
+        "detects": "rejects ours outside 4 ± 0.08; resolution 2 % (the book's: 10 %)",
         "measurement": {"value": 4.01, "se": 0.02},
         "rule_data": {"kind": "Tolerance", "rel": 0.01, "abs": 0.0, "z": 2.0}}
     assert data["claims"][0]["paper_source"] == "Fig. 1a"
@@ -285,20 +286,20 @@ def test_rules_and_claims_refuse_nan_and_out_of_range(make, match):
 def _claim_specs():
     S = C.ClaimSpec
     return {
-        "t1.{m}": S("the mean of {m}", "Table 1", Tolerance(rel=0.1), paper_value=C.Printed(100.0, "Table 1"),
+        "t1.{m}": S("the mean of {m}", "Table 1", Tolerance(rel=0.05), paper_value=C.Printed(100.0, "Table 1"),
                     claim="t1.{m}", causes="the printed constant"),
-        "t1.{m}.alt": S("the mean of {m} with Z = tF", "Table 1", Tolerance(rel=0.1),
+        "t1.{m}.alt": S("the mean of {m} with Z = tF", "Table 1", Tolerance(rel=0.05),
                         paper_value=C.Printed(100.0, "Table 1"), claim="t1.{m}", role="alternative",
                         note="Z = tF: contradicts eq. (7) as printed"),
-        "t1.{m}.ctrl": S("negative control of {m}", "Table 1", Tolerance(rel=0.1),
+        "t1.{m}.ctrl": S("negative control of {m}", "Table 1", Tolerance(rel=0.05),
                          paper_value=C.Printed(100.0, "Table 1"), claim="t1.{m}", role="evidence",
                          note="negative control: uniform sampling"),
         "thm": S("tau <= bound", "Thm 1", AtMost(1000.0)),
-        "sub": S("real data", "Fig. 5", Tolerance(rel=0.1), paper_value=C.Printed(2.0, "Table 1"),
+        "sub": S("real data", "Fig. 5", Tolerance(rel=0.05), paper_value=C.Printed(2.0, "Table 1"),
                  substitute="Open Bandit Dataset in place of Yahoo! R6A"),
-        "rates": S("A has a lower error rate than B", "Sec. 5", C.TwoRates("less")),
-        "flat": S("flat in d", "Fig. 1", C.Band(-0.1, 0.1)),
-        "own": S("the book's stronger statement", "this book", AtMost(2.0), role="check"),
+        "rates": S("A has a lower error rate than B", "Sec. 5", C.TwoRates("less", effect=0.05)),
+        "flat": S("flat in d", "Fig. 1", C.Band(-0.1, 0.1, effect=0.05)),
+        "own": S("the book's stronger statement", "this book", AtMost(2.0), origin="book"),
     }
 
 
@@ -317,19 +318,24 @@ def test_paper_claims_are_the_unit_with_five_computed_verdicts(tmp_path):
     led.check("rates", counts=(0, 300, 6, 300))          # exact: significant
     led.check("flat", value=0.05, se=0.05)                # the interval straddles 0.1
     led.check("own", value=1.0, se=0.1)
-    assert vac.role == "check" and vac.verdict == C.HOLDS and "192 times over" in vac.note   # 1000 / (5 + 2 * 0.1)
+    # met 1000 / (5 + 2 * 0.1) = 192 times over: the row stays a printed row of its claim, and
+    # the claim is a consistency check by the criterion
+    assert vac.role == "printed" and vac.verdict == REPRODUCED
+    assert "192 times over" in vac.details["check"]
     assert sub.verdict == NOT_COMPARABLE and sub.details["analogue"] == REPRODUCED
     assert "Open Bandit" in sub.reason
     pcs = {c["id"]: c for c in led.paper_claims()}
     assert {k: v["verdict"] for k, v in pcs.items()} == {
         "t1.a": C.AS_PRINTED, "t1.b": C.ALTERNATIVE_ONLY, "t1.c": NOT_REPRODUCED,
-        "sub": NOT_COMPARABLE, "rates": C.AS_PRINTED, "flat": INCONCLUSIVE}
+        "thm": C.HOLDS, "sub": NOT_COMPARABLE, "rates": C.AS_PRINTED, "flat": INCONCLUSIVE}
+    assert {k for k, v in pcs.items() if v["role"] == "check"} == {"thm"}
     assert pcs["t1.b"]["reading"] == "Z = tF: contradicts eq. (7) as printed"
     assert "as printed:" in pcs["t1.b"]["reason"] and pcs["t1.c"]["causes"] == "the printed constant"
     assert [r["role"] for r in pcs["t1.a"]["beneath"]] == ["evidence"]
     assert led.totals() == {C.AS_PRINTED: 2, C.ALTERNATIVE_ONLY: 1, NOT_REPRODUCED: 1,
                             INCONCLUSIVE: 1, NOT_COMPARABLE: 1}
     assert led.check_totals() == {C.HOLDS: 2, C.FAILS: 0, INCONCLUSIVE: 0, NOT_COMPARABLE: 0}
+    assert C.count_claim_checks(led.paper_claims())[C.HOLDS] == 1
     back = ClaimsLedger.read(led.write(tmp_path / "ch.json"))
     assert back.paper_claims() == led.paper_claims()
 
@@ -341,11 +347,14 @@ def test_two_rates_is_an_exact_test_against_scipy():
         table = np.array([[0, 300], [k_b, 300 - k_b]])
         assert rule.p_value((0, 300, k_b, 300)) == pytest.approx(
             stats.boschloo_exact(table, alternative="less").pvalue, rel=1e-9)
-    fisher = C.TwoRates("less", test="fisher")
+    fisher = C.TwoRates("less", test="fisher", effect=0.05)
     assert fisher.p_value((0, 300, 5, 300)) == pytest.approx(
         stats.fisher_exact([[0, 300], [5, 295]], alternative="less")[1], rel=1e-12)
     assert fisher.verdict_counts((0, 300, 5, 300)) == C.REPRODUCED      # p = 0.031
-    assert C.TwoRates("less", level=0.99).verdict_counts((0, 300, 5, 300)) == INCONCLUSIVE
+    assert C.TwoRates("less", level=0.99, effect=0.05).verdict_counts((0, 300, 5, 300)) == \
+        INCONCLUSIVE
+    # an ordering without a stated effect cannot reproduce
+    assert C.TwoRates("less", test="fisher").verdict_counts((0, 300, 5, 300)) == INCONCLUSIVE
     assert rule.verdict_counts((9, 100, 1, 100)) == NOT_REPRODUCED      # the other way
     assert rule.verdict_counts((3, 100, 3, 100)) == INCONCLUSIVE
     assert rule.verdict_counts((0, 10, 0, 10)) == INCONCLUSIVE          # no information
@@ -356,9 +365,10 @@ def test_two_rates_is_an_exact_test_against_scipy():
 
 
 def test_inconclusive_verdicts_say_what_the_runs_cannot_tell():
-    # a band as wide as the paper's value cannot tell the value from 0
+    # a band as wide as the paper's value: the runs cannot tell a deviation of 110 %
     assert Tolerance(rel=0.1).verdict({'value': 12.0, 'se': 5.0}, 10.0) == INCONCLUSIVE
-    assert "holds 0" in Tolerance(rel=0.1).explain({'value': 12.0, 'se': 5.0}, 10.0)
+    assert "cannot tell a deviation of 110 %" in \
+        Tolerance(rel=0.1).explain({'value': 12.0, 'se': 5.0}, 10.0)
     # an error rate with too few runs to show it is below delta
     assert BinomialAtMost(0.05).verdict_counts(0, 20) == INCONCLUSIVE
     assert BinomialAtMost(0.05).verdict_counts(0, 100) == REPRODUCED
@@ -371,7 +381,9 @@ def test_inconclusive_verdicts_say_what_the_runs_cannot_tell():
 def test_claim_specs_refuse_rules_that_cannot_fail_and_bad_roles():
     with pytest.raises(ValueError, match="cannot fail"):
         C.ClaimSpec("s", "src", Tolerance(rel=1.0))
-    C.ClaimSpec("s", "src", Tolerance(rel=1.0), role="check")     # a check may be loose
+    C.ClaimSpec("s", "src", Tolerance(rel=1.0), origin="book")    # a book check may be loose
+    with pytest.raises(ValueError, match="paper claim declared a check by hand"):
+        C.ClaimSpec("s", "src", Tolerance(rel=1.0), role="check")
     with pytest.raises(ValueError, match="role"):
         C.ClaimSpec("s", "src", Tolerance(), role="headline")
     with pytest.raises(ValueError, match="note"):

@@ -161,6 +161,11 @@ def _spec():
     return ClaimSpec("s", "src", AtMost(1.0))
 
 
+def _parts():
+    from bai.claims import AtMost, ErrorRate
+    return (("errors", ErrorRate(0.1)), ("bound", AtMost(1.0)))
+
+
 def C(make, bad, pos=(), names=None, examples=8):
     return Contract(make, bad, tuple(pos), names or {}, examples)
 
@@ -633,6 +638,23 @@ CONTRACTS: dict[str, Contract] = {
     "bai.claims.format_paper_value": C(_m(claim={"paper_value": 3.0, "paper_source": "Table 1"}),
                                        {"claim": ["x", None, 3, [1, 2]]}),
     "bai.claims.spec_problems": C(lambda: dict(spec=_spec()), {"spec": ["x", None, 3]}),
+    # -- issue 33: resolution, composite and pathwise rules, printed spreads, lost values -------
+    "bai.claims.spec_gaps": C(lambda: dict(spec=_spec()), {"spec": ["x", None, 3]}),
+    "bai.claims.Pathwise": C(_m(criterion="no run stops later"), {"criterion": "str"}),
+    "bai.claims.Spread": C(_m(paper_runs=100, level=0.95, abs=0.0),
+                           {"paper_runs": "count", "level": "delta", "abs": "nonneg"}),
+    "bai.claims.AllOf": C(lambda: dict(parts=_parts()),
+                          {"parts": [3, None, (), "ab", (("a", 3), ("b", 4))]}),
+    "bai.claims.Reconstructed": C(_m(value=3.0, locator="App. D", how="the spec's ASSUMED value"),
+                                  {"value": "real", "locator": "str", "how": "str"}),
+    "bai.claims.count_claim_checks": C(_m(claims=[{"verdict": "holds", "role": "check"}]),
+                                       {"claims": [3, None, [3]]}),
+    "bai.claims.format_resolution": C(_m(r=0.1), {"r": ["x", [1], object()]}),
+    "bai.claims.resolution_flipped_verdict": C(
+        _m(row={"id": "a", "paper_value": None, "details": {
+            "rule_data": {"kind": "AtMost", "bound": 1.0, "z": 2.0},
+            "measurement": {"value": 0.5, "se": 0.1}}}),
+        {"row": ["x", None, 3, {"id": "a"}]}),
     "bai.studies.optimal_design.kw_value": C(_m(d=3), {"d": "count"}),
     # -- data, experiments, studies ------------------------------------------------------------
     "bai.datasets.data_file": C(_m(rel="mip/runs.csv"), {"rel": ["nope.csv", "", 3, None]},

@@ -59,7 +59,7 @@ def write_claims(folder: Path, *, reason_b2: str = "the phases overshoot",
               value=3541.7, se=247.1, rule=Tolerance(z=2.8), reason_note="x")  # no reason
     b.compare("b2", "flat in d", source="Fig. 4", paper_value=None, value=1.33, se=0.01,
               rule=AtMost(0.5), reason=reason_b2, section="discussion")
-    b.compare("b3", "bound", source="Thm 3.1", paper_value=None, value=10.0, se=1.0,
+    b.compare("b3", "bound", source="Thm 3.1", paper_value=None, value=10.0, se=0.2,
               rule=AtLeast(5.0), reason="value: a note on a reproduced claim")
     b.write(folder / "beta.json")
     # the ledger computes a reason for every row that is not reproduced; a file written by
@@ -268,13 +268,13 @@ def test_paper_claims_rows_beneath_consistency_checks_and_findings(tmp_path):
                                     ".. claims-ledger:: checks\n\n.. claims-ledger:: claims\n\n"
                                     "Findings\n--------\n\n.. claims-ledger:: findings\n")
     specs = {
-        "t1": ClaimSpec("mean 100", "Table 1", Tolerance(rel=0.1), paper_value=Printed(100.0, "Table 1"),
+        "t1": ClaimSpec("mean 100", "Table 1", Tolerance(rel=0.05), paper_value=Printed(100.0, "Table 1"),
                         section="discussion", causes="Z = tF/2 as printed halves the threshold"),
-        "t1.alt": ClaimSpec("mean 100 with Z = tF", "Table 1", Tolerance(rel=0.1),
+        "t1.alt": ClaimSpec("mean 100 with Z = tF", "Table 1", Tolerance(rel=0.05),
                             paper_value=Printed(100.0, "Table 1"), claim="t1", role="alternative",
                             note="Z = tF: contradicts eq. (7)"),
-        "t2": ClaimSpec("mean 50", "Table 1", Tolerance(rel=0.1), paper_value=Printed(50.0, "Table 1")),
-        "t2.ctrl": ClaimSpec("uniform", "Table 1", Tolerance(rel=0.1), paper_value=Printed(50.0, "Table 1"),
+        "t2": ClaimSpec("mean 50", "Table 1", Tolerance(rel=0.05), paper_value=Printed(50.0, "Table 1")),
+        "t2.ctrl": ClaimSpec("uniform", "Table 1", Tolerance(rel=0.05), paper_value=Printed(50.0, "Table 1"),
                              claim="t2", role="evidence", note="negative control"),
         "thm": ClaimSpec("tau <= bound", "Thm 1", AtMost(1e6)),
         "flat": ClaimSpec("flat by construction", "Fig. 1", Holds("spread 0"), role="check"),

@@ -54,7 +54,7 @@ from sphinx.util.docutils import SphinxDirective
 
 from bai.claims import (ALTERNATIVE_ONLY, AS_PRINTED, CHECK_VERDICTS, FAILS, HOLDS, INCONCLUSIVE,
                         NOT_COMPARABLE, NOT_REPRODUCED, PAPER_VERDICTS, SENTENCE_RULES,
-                        VACUITY_CRITERION, count_checks,
+                        VACUITY_CRITERION, count_checks, count_claim_checks,
                         count_paper_claims, format_ours, format_paper_value, format_value,
                         paper_claims)
 
@@ -267,7 +267,11 @@ def _claims_of(data: dict) -> list[dict]:
 
 
 def _checks_of(data: dict) -> dict:
-    return count_checks(data["claims"], every_row=_is_check(data))
+    """The book's own checks and the paper claims the criterion makes checks, per verdict."""
+    out = count_checks(data["claims"], every_row=_is_check(data))
+    for k, n in count_claim_checks(_claims_of(data)).items():
+        out[k] = out.get(k, 0) + n
+    return out
 
 
 def _n_beneath(claims: list[dict]) -> int:
@@ -386,6 +390,10 @@ def claims_table(app, fromdoc: str, ledgers: list[dict]):
                 check_rows.append(_row(app, fromdoc, data, doc, c, c.get("verdict", "")))
             continue
         for pc in _claims_of(data):
+            if pc.get("role") == "check":       # a paper claim the criterion makes a check
+                check_rows.append(_row(app, fromdoc, data, doc, pc, pc["verdict"],
+                                       f"consistency check: {pc.get('reason', '')}"))
+                continue
             rows.append(_row(app, fromdoc, data, doc, pc, pc["verdict"]))
             if len(pc["rows"]) > 1:     # several printed rows: each one beneath
                 for r in pc["rows"]:
@@ -552,7 +560,8 @@ def summary_nodes(app, docname: str, chapter: str, ledgers: list[dict]):
     else:
         pcs = _claims_of(data)
         counts = count_paper_claims(pcs)
-        head = (f"{counts[AS_PRINTED]} of {len(pcs)} claims of {data['paper']} reproduced as "
+        head = (f"{counts[AS_PRINTED]} of {sum(counts.values())} claims of {data['paper']} "
+                f"reproduced as "
                 f"printed; " + _sentence({v: counts[v] for v in PAPER_VERDICTS[1:]}) + ".")
         if sum(checks.values()):
             head += (f" Apart: {sum(checks.values())} consistency checks of our implementation, "

@@ -455,9 +455,11 @@ def claims_table(data: dict, width: int = 52) -> str:
             add(pc, pc["verdict"])
             for r in pc["beneath"]:
                 add(r, r["verdict"], f"  ↳ {r.get('role')}: ")
-            if pc["verdict"] != AS_PRINTED:
+            if pc["verdict"] not in (AS_PRINTED, HOLDS):
                 notes.append(f"  {pc['id']}: {pc.get('reason') or '(NO REASON GIVEN)'}")
         checks = [c for c in data["claims"] if c.get("role") == "check"]
+        checks += [pc for pc in pcs if pc.get("role") == "check"]    # checks by the criterion
+        pcs = [pc for pc in pcs if pc.get("role") != "check"]
         for c in checks:
             add(c, c["verdict"], "check: ")
             if c["verdict"] != HOLDS:

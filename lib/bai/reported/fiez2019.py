@@ -176,7 +176,7 @@ CLAIMS: dict = {
         "Book: every delta-PAC method's mean count is at least 2 psi* log(1/(2.4 delta)), the "
         "bound with the KL of N(0, 1) noise (twice the printed one; smallest mean / bound over "
         "Figs. 1a, 1c, 1d and 2a)", source="book check (Thm 1 with the Gaussian KL, App. C)",
-        rule=AtLeast(1.0), role="check", section="rage-errors-bounds",
+        rule=AtLeast(1.0), origin="book", section="rage-errors-bounds",
         note="the book's statement, stronger than the paper's: a check of our implementations"),
     # -- Theorem 2 and Lemmas 2-3 (App. A) ------------------------------------------------------
     "rage.thm2.bound.{fig}": ClaimSpec(
@@ -333,7 +333,7 @@ CLAIMS: dict = {
     "rage.psi_fast_vs_cvxpy": ClaimSpec(
         "psi* from the fast solver equals cvxpy's (largest relative difference)",
         source="book check (the paper uses Frank-Wolfe)", rule=AtMost(SOLVER_RTOL),
-        section="rage-lower-bound", role="check",
+        section="rage-lower-bound", origin="book",
         note="two solvers of one convex problem: a check of the implementation"),
 }
 

@@ -320,7 +320,7 @@ CLAIMS: dict = {
         "Partial feedback never makes a parallel run slower than full feedback (same draws): "
         "the largest t_partial / t_full - 1 over the paired runs of {experiment} is <= 0",
         "this book (Sec. 3.1 states it for the sequential algorithm)", AtMost(0.0),
-        role="check", note="the paper states it for the sequential algorithm only; the "
+        origin="book", note="the paper states it for the sequential algorithm only; the "
         "parallel extension is the book's", section="is-partial-feedback-ever-slower"),
     "grover.thm1.correct.{alg}.{mode}": ClaimSpec(
         "{algorithm} ({mode}) returns the exact top-k with probability >= 1 - delta (one row "

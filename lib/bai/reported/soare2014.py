@@ -281,7 +281,7 @@ CLAIMS: dict = {
     "soare.ambig.reset_vs_noreset": ClaimSpec(
         "XY-adaptive with the active set rebuilt is far worse than without: the smallest ratio "
         "of their mean budgets over d is at least 2", "spec Sec. 5 A2 (Xu et al. 2018 vs Fiez "
-        "et al. 2019)", AtLeast(2.0), role="check",
+        "et al. 2019)", AtLeast(2.0), origin="book",
         note="the book's comparison of the two readings, not a claim of the paper",
         section="the-reading-that-decides-the-picture"),
     "soare.derived.oracle_d5": ClaimSpec(
@@ -290,7 +290,7 @@ CLAIMS: dict = {
         paper_value=Reference(float(sum(_TABLE1["XY-oracle"])),
                               "Xu et al. 2018, Table 1, XY-oracle row, summed over the arms "
                               "(another paper's number, judged as a claim in the LinGapE chapter)"),
-        role="check", note="a cross-check of the book's oracle against another re-implementation",
+        origin="book", note="a cross-check of the book's oracle against another re-implementation",
         section="soare-theorems"),
 }
 

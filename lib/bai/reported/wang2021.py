@@ -11,8 +11,8 @@ fixed text of every claim; the chapter (``bai.studies.wang2021_fws``) measures t
 
 from __future__ import annotations
 
-from ..claims import (AtLeast, AtMost, ClaimSpec, Derived, ErrorRate, NotComparable, Printed,
-                      Reading, Tolerance)
+from ..claims import (Agrees, AtLeast, AtMost, ClaimSpec, Derived, ErrorRate, NotComparable,
+                      Printed, Reading, Tolerance)
 
 _SRC = "Wang, Tzeng & Proutière 2021"
 _T1 = "Table 1"
@@ -211,13 +211,11 @@ CLAIMS: dict = {
         "Proposition 1 ({case}): f_j is differentiable with gradient sum_k d(mu_k, "
         "lambda_j(w)_k) e_k (Eq. 4; closed forms Eqs. 6 and 12): largest relative difference "
         "from central finite differences", f"{_SRC}, Proposition 1, Eqs. 4, 6, 12",
-        AtMost(1e-5), section="proposition-1-checked", role="check",
-        note="an identity: a check of the book's implementation of the closed forms"),
+        Agrees(1e-5), section="proposition-1-checked"),
     "wang.eq12.{case}": ClaimSpec(
         "The closest alternative of Eq. 12 ({case}) attains the infimum over its piece: "
         "largest relative difference of the values from a numerical minimisation (SLSQP)",
-        f"{_SRC}, Eq. 12", AtMost(1e-5), section="proposition-1-checked", role="check",
-        note="an identity: a check against an independent solver"),
+        f"{_SRC}, Eq. 12", Agrees(1e-5), section="proposition-1-checked"),
     # -- the other experiments (code only: no number printed) --------------------------------
     "wang.abs.unstructured.d{delta}": ClaimSpec(
         "BC outperforms existing algorithms in unstructured (Gaussian) BAI, the code's E3: BC "

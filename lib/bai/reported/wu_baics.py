@@ -209,12 +209,12 @@ CLAIMS: dict = {
         "The inner QP of (8) is solved exactly by the KKT / one-dimensional root (largest "
         "absolute difference from cvxpy)",
         source="the book's solver of Sec. 4.1's inner problem (Lagrangian method)",
-        rule=AtMost(1e-6), role="check",
+        rule=AtMost(1e-6), origin="book",
         note=_BOOK + "the exact inner solver agrees with a generic one"),
     "baics.thm32.tstar_solvers_agree": ClaimSpec(
         "T* from the cutting-plane method agrees with an independent conic program (largest "
         "relative difference)", source="the book's solvers of (6) and (8)", rule=AtMost(1e-5),
-        role="check", note=_BOOK + "its two solvers of T* agree"),
+        origin="book", note=_BOOK + "its two solvers of T* agree"),
     # -- Example 1 of Sec. 3.2 -----------------------------------------------------------------
     "baics.ex1.harder_than_bai.baics": ClaimSpec(
         "Example 1: BAICS becomes hard as eps -> 0 (value: the elasticity d ln T* / d ln eps at "
@@ -230,7 +230,7 @@ CLAIMS: dict = {
         "T* eps^2 -> 34 in Example 1 (the chapter's derivation, not the paper's)",
         source="the chapter's derivation of Example 1", rule=Tolerance(rel=1e-4),
         paper_value=Reference(34.0, "the chapter's derivation: max F = eps^2 / 17"),
-        role="check", note=_BOOK + "its closed form of Example 1"),
+        origin="book", note=_BOOK + "its closed form of Example 1"),
     "baics.ex1.variantA_easy.baics": ClaimSpec(
         "Variant A: BAICS stays easy as eps -> 0 (value: the elasticity of T* at the smallest "
         "eps; flat: inside [-0.1, 0.1])", source="Wu, Zheng, Zhu, Sec. 3.2", rule=_FLAT,

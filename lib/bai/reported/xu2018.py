@@ -294,7 +294,7 @@ CLAIMS: dict = {
     "lingape.mab.reduction": ClaimSpec(
         "canonical basis: H_eps = sum_k 18 / max(3 eps, eps + Delta_k)^2 (reduces to UGapE's)",
         "spec Sec. 3 (derived; the paper states the reduction, its formula is lost)",
-        AtMost(1e-6), role="check",
+        AtMost(1e-6), origin="book",
         note="our LP against the spec's closed form (largest relative difference): a check of "
              "the implementation", section="lingape-complexity"),
     # -- Sec. 7.1.1, Figure 1 ----------------------------------------------------------------

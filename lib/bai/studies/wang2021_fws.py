@@ -710,7 +710,7 @@ def closing_note(ledger) -> pd.DataFrame:
     the reading that rescues it (the chapter's closing note)."""
     rows = []
     for c in ledger.paper_claims():
-        first = c["rows"][0]
+        first = c["deciding"]                   # the row that decided the verdict
         d = first.get("details") or {}
         ours = (f"{d['failures']}/{d['runs']}" if "failures" in d else
                 "" if first.get("value") is None else _fmt(float(first["value"]),
