@@ -91,7 +91,8 @@ from .common import RunResult, RunsResult
 __all__ = ["THRESHOLDS", "MIXTURE_U", "t_star", "kl_bernoulli", "expected_time_lower_bound",
            "threshold_value", "glr_statistic", "spanner", "GLRResult", "simulate_runs",
            "runs_table", "check_env", "check_deltas", "check_thresholds", "stable_key",
-           "run_generator", "sm_update", "quad", "quad_row", "ctrack", "greedy_arm", "greedy_arm_buf",
+           "run_generator", "sm_update", "quad", "quad_row", "quad_cols", "rows_dot", "ctrack",
+           "greedy_arm", "greedy_arm_buf", "greedy_arm_t",
            "design_inverse",
            "inv_small", "cholesky_small"]
 
@@ -226,6 +227,42 @@ def quad_row(Ainv, Y, p):
 
 
 @numba.njit(cache=True)
+def quad_cols(Ainv, Yt, n, R, out):
+    r"""``out[p]`` :math:`=y_p^\top A^{-1}y_p` for the columns ``p < n`` of ``Yt`` (``(d, >= n)``,
+    :math:`y_p` = ``Yt[:, p]``), and ``R[:, p]`` :math:`=A^{-1}y_p`: the arithmetic of
+    :func:`quad_row` (each sum from 0 in the same order), so every value equals
+    ``quad_row(Ainv, Y, p)`` bit for bit, with the loops running across the columns (they
+    vectorise; a loop over rows that sums along each row cannot)."""
+    d = Ainv.shape[0]
+    for i in range(d):
+        for p in range(n):
+            R[i, p] = 0.0
+        for k in range(d):
+            a = Ainv[i, k]
+            for p in range(n):
+                R[i, p] += a * Yt[k, p]
+    for p in range(n):
+        out[p] = 0.0
+    for i in range(d):
+        for p in range(n):
+            out[p] += Yt[i, p] * R[i, p]
+
+
+@numba.njit(cache=True)
+def rows_dot(Yt, x, n, out):
+    r"""``out[p]`` :math:`=y_p^\top x` for the columns ``p < n`` of ``Yt`` (``(d, >= n)``): the
+    sum from 0 in the order of the coordinates, as a loop over the rows of ``Y`` computes it
+    (bit for bit), running across the columns."""
+    d = Yt.shape[0]
+    for p in range(n):
+        out[p] = 0.0
+    for i in range(d):
+        xi = x[i]
+        for p in range(n):
+            out[p] += Yt[i, p] * xi
+
+
+@numba.njit(cache=True)
 def quad(Ainv, y):
     """``y^T Ainv y``."""
     d = y.shape[0]
@@ -326,6 +363,24 @@ def greedy_arm_buf(X, Vinv, y, u):
                 r += Vinv[i, j] * X[k, j]
             q += X[k, i] * r
         v = p * p / (1.0 + q)
+        if v > best:
+            best, a = v, k
+    return a
+
+
+@numba.njit(cache=True)
+def greedy_arm_t(Xt, Vinv, y, u, R, pa, qa):
+    r""":func:`greedy_arm_buf` from the transposed arms ``Xt`` (``(d, K)``), with work arrays
+    ``R`` (``(d, >= K)``), ``pa`` and ``qa`` (``>= K``): the same arm, every score computed with
+    the same arithmetic (bit for bit), the loops running across the arms."""
+    _matvec(Vinv, y, u)
+    K = Xt.shape[1]
+    rows_dot(Xt, u, K, pa)
+    quad_cols(Vinv, Xt, K, R, qa)
+    best, a = -1.0, 0
+    for k in range(K):
+        p = pa[k]
+        v = p * p / (1.0 + qa[k])
         if v > best:
             best, a = v, k
     return a
@@ -562,7 +617,9 @@ def simulate_runs(one, env, n_runs: int, rng, **kw) -> RunsResult:
     The main fields are those of the first (stopping rule,) threshold and delta; ``info`` holds
     every cell: ``stopping_times``, ``recommendations``, ``correct``, ``stopped`` of shape
     ``(n_runs, [stoppings,] thresholds, deltas)``, ``deltas``, ``thresholds``, ``stoppings``,
-    ``samples`` and ``wall_time`` (seconds per run)."""
+    ``samples`` and ``wall_time`` (seconds per run); with the engine's rules also
+    ``work_stopping`` and ``work_sampling`` of the same shape (the counted work of
+    :func:`bai.algorithms.engine.simulate`)."""
     if not callable(one):
         raise TypeError(f"one must be a single-run function, got {type(one).__name__}")
     n_runs = check_int(n_runs, "n_runs", minimum=1)
@@ -579,6 +636,9 @@ def simulate_runs(one, env, n_runs: int, rng, **kw) -> RunsResult:
             "counts_at_stop": np.stack([r.counts_at_stop for r in runs]),
             "samples": np.array([r.samples for r in runs]),
             "wall_time": np.array([r.info.get("wall_time", np.nan) for r in runs])}
+    for key in ("work_stopping", "work_sampling"):
+        if all(key in r.info for r in runs):
+            info[key] = np.stack([np.asarray(r.info[key]) for r in runs])
     recs = np.array([r.recommendation if isinstance(r.recommendation, numbers.Integral) else
                      (-1 if r.recommendation is None else 0) for r in runs])
     return RunsResult(strategy=r0.strategy,

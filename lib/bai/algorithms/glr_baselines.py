@@ -234,7 +234,7 @@ def _lingifa_arm(eng, rs, rng):
     for i in range(M):
         for j in range(M):
             B[i, j] = -np.inf if i == j else \
-                v[i] - v[j] + conf * math.sqrt(max(hq[i * M + j], 0.0))
+                v[i] - v[j] + conf * math.sqrt(max(hq[E.hq_index(i, j, M)], 0.0))
     # c_j: the m-th largest B[i, j] over i != j (m passes of a maximum)
     for j in range(M):
         for i in range(M):
