@@ -33,7 +33,7 @@ def test_the_recorded_cases_are_the_cases_of_the_recorder():
                             if "|small|" in k])
     assert np.mean(small < glr_identity.SIZES["small"][2]) > 0.6
     assert len(set(small.tolist())) > 100
-    assert len({v["arm_hash"] for v in CASES.values()}) > 0.5 * len(CASES)
+    assert len({v["arm_hash"] for v in CASES.values()}) > 100
 
 
 def _cells(rec: dict, idx) -> dict:

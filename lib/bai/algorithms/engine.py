@@ -130,8 +130,8 @@ class Engine(structref.StructRefProxy):
 FIELDS = ("X", "Z", "true_means", "ii", "ff", "V", "Vinv", "Minv", "S", "theta", "N", "v", "cz",
           "u", "wk", "code", "ph", "pi", "pj", "ps", "pb", "pv", "gap", "sq", "gl", "act", "hq",
           "tkind", "logL", "srule", "ptr", "stop_t", "stop_rec", "stop_N", "blow", "esel",
-          "efull", "fcnt", "fdec", "utab", "wkind", "wtab", "Xt", "Zt", "pvt", "hp", "wR", "wa",
-          "wb", "wrk", "stop_ws", "nelimf", "hist")
+          "efull", "fcnt", "fdec", "utab", "wkind", "wtab", "Xt", "Zt", "pvt", "ppos", "hlive",
+          "wR", "wa", "wb", "wrk", "stop_ws", "nelimf", "hist")
 structref.define_proxy(Engine, EngineType, list(FIELDS))
 
 
@@ -157,12 +157,12 @@ _attr("logdet", lambda eng: eng.ff[LOGDET])
 @numba.njit(cache=True)
 def _new_engine(X, Z, true_means, ii, ff, V, Vinv, Minv, S, theta, N, v, cz, u, wk, code, ph, pi,
                 pj, ps, pb, pv, gap, sq, gl, act, hq, tkind, logL, srule, ptr, stop_t, stop_rec,
-                stop_N, blow, esel, efull, fcnt, fdec, utab, wkind, wtab, Xt, Zt, pvt, hp, wR, wa,
-                wb, wrk, stop_ws, nelimf, hist):
+                stop_N, blow, esel, efull, fcnt, fdec, utab, wkind, wtab, Xt, Zt, pvt, ppos, hlive,
+                wR, wa, wb, wrk, stop_ws, nelimf, hist):
     return Engine(X, Z, true_means, ii, ff, V, Vinv, Minv, S, theta, N, v, cz, u, wk, code, ph,
                   pi, pj, ps, pb, pv, gap, sq, gl, act, hq, tkind, logL, srule, ptr, stop_t,
                   stop_rec, stop_N, blow, esel, efull, fcnt, fdec, utab, wkind, wtab, Xt, Zt, pvt,
-                  hp, wR, wa, wb, wrk, stop_ws, nelimf, hist)
+                  ppos, hlive, wR, wa, wb, wrk, stop_ws, nelimf, hist)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -410,10 +410,10 @@ def _halfspace_norms(eng):
 
 
 @numba.njit(cache=True, inline="always")
-def _set_piece(Z, ph, pi, pj, ps, pb, act, pv, pvt, hp, p, h, i, j, sg, b):
+def _set_piece(Z, ph, pi, pj, ps, pb, act, pv, pvt, p, h, i, j, sg, b):
     r"""Piece ``p``: half-space ``h``, normal :math:`\mathrm{sg}(z_i-z_j)` (``pv[p]``, and
     ``pvt[:, p]``), offset ``b`` (the decoding of :func:`bai.queries.halfspace`, without its
-    divisions); ``hp[h] = p`` when the half-space map is kept."""
+    divisions)."""
     ph[p] = h
     pi[p] = i
     pj[p] = j
@@ -425,8 +425,6 @@ def _set_piece(Z, ph, pi, pj, ps, pb, act, pv, pvt, hp, p, h, i, j, sg, b):
         a = sg * (Z[i, r] - zj)
         pv[p, r] = a
         pvt[r, p] = a
-    if hp.shape[0] > 0:
-        hp[h] = p
 
 
 @numba.njit(cache=True)
@@ -436,37 +434,42 @@ def _rebuild_pieces(eng):
     ii = eng.ii
     kind, x, M = ii[KIND], eng.ff[QX], eng.Z.shape[0]
     code = eng.code
-    Z, ph, pi, pj, ps, pb, act, pv, pvt, hp = (eng.Z, eng.ph, eng.pi, eng.pj, eng.ps, eng.pb,
-                                               eng.act, eng.pv, eng.pvt, eng.hp)
-    if hp.shape[0] > 0:
-        for p in range(ii[NP]):
-            hp[ph[p]] = -1
+    Z, ph, pi, pj, ps, pb, act, pv, pvt = (eng.Z, eng.ph, eng.pi, eng.pj, eng.ps, eng.pb,
+                                           eng.act, eng.pv, eng.pvt)
+    pos = eng.ppos
     P = 0
     if kind == Q.KIND_BEST_ARM:
         b = code[0]
         for j in range(M):
             if j != b:
-                _set_piece(Z, ph, pi, pj, ps, pb, act, pv, pvt, hp, P, b * M + j, b, j, 1.0, -x)
+                _set_piece(Z, ph, pi, pj, ps, pb, act, pv, pvt, P, b * M + j, b, j, 1.0, -x)
+                pos[j] = -1 - P
                 P += 1
+        pos[b] = 0
     elif kind == Q.KIND_TOP_M:
         m = ii[QM]
         member = np.zeros(M, dtype=np.bool_)
         for q in range(m):
             member[code[q]] = True
+            pos[code[q]] = q
+        r = 0
+        for j in range(M):
+            if not member[j]:
+                pos[j] = -1 - r
+                r += 1
         for q in range(m):
             i = code[q]
             for j in range(M):
                 if not member[j]:
-                    _set_piece(Z, ph, pi, pj, ps, pb, act, pv, pvt, hp, P, i * M + j, i, j, 1.0,
+                    _set_piece(Z, ph, pi, pj, ps, pb, act, pv, pvt, P, i * M + j, i, j, 1.0,
                                0.0)
                     P += 1
     else:
         for k in range(M):
             if code[k] == 1:
-                _set_piece(Z, ph, pi, pj, ps, pb, act, pv, pvt, hp, P, 2 * k, k, -1, 1.0, x)
+                _set_piece(Z, ph, pi, pj, ps, pb, act, pv, pvt, P, 2 * k, k, -1, 1.0, x)
             else:
-                _set_piece(Z, ph, pi, pj, ps, pb, act, pv, pvt, hp, P, 2 * k + 1, k, -1, -1.0,
-                           -x)
+                _set_piece(Z, ph, pi, pj, ps, pb, act, pv, pvt, P, 2 * k + 1, k, -1, -1.0, -x)
             P += 1
     ii[NP] = P
     ii[SERIAL] += 1
@@ -634,17 +637,42 @@ def _certify(eng, j, h, e_old, e_new):
             eng.fdec[j, lev] += 1
 
 
+@numba.njit(cache=True)
+def _full_eliminate(eng, nT, nL, t, h, glr):
+    """Half-space ``h`` with GLR ``glr`` at every threshold where it is not yet eliminated: its
+    new levels (:func:`_advance`), their certificates, the count of eliminated half-spaces per
+    level, and ``hlive[h] = 0`` once it is eliminated everywhere; True when a level moved
+    (called only when ``glr`` exceeds a cached lower bound of a threshold)."""
+    changed = False
+    live = False
+    efull = eng.efull
+    for j in range(nT):
+        e = efull[j, h]
+        if e >= nL:
+            continue
+        e2 = _advance(eng, j, e, glr, t, nL)
+        if e2 > e:
+            _certify(eng, j, h, e, e2)
+            efull[j, h] = e2
+            for lev in range(e, e2):
+                eng.nelimf[j, lev] += 1
+            changed = True
+        if e2 < nL:
+            live = True
+    if not live:
+        eng.hlive[h] = 0
+    return changed
+
+
 @numba.njit(cache=True, inline="always")
-def _eliminate_full(eng, j, h, e, glr, t, nL):
-    """Half-space ``h`` at threshold ``j`` and level ``e`` with GLR ``glr``: its new level, its
-    certificates and the count of eliminated half-spaces per level; True when it moved."""
-    e2 = _advance(eng, j, e, glr, t, nL)
-    if e2 > e:
-        _certify(eng, j, h, e, e2)
-        eng.efull[j, h] = e2
-        for lev in range(e, e2):
-            eng.nelimf[j, lev] += 1
-        return True
+def _full_due(efull, blow, nT, nL, h, glr):
+    """Whether ``glr`` exceeds the cached lower bound of the threshold at some level where
+    half-space ``h`` is not yet eliminated (else nothing can move: :func:`_advance`'s first
+    test)."""
+    for j in range(nT):
+        e = efull[j, h]
+        if e < nL and glr > blow[j, e]:
+            return True
     return False
 
 
@@ -653,44 +681,71 @@ def _update_full(eng, nT, nL, t):
     """Full elimination: every half-space of the query is tested; returns True when a level
     changed. A half-space that is a piece of the empirical answer is tested on that piece's GLR
     (``eng.gl``, the one the other stopping rules read); the others on
-    :func:`bai.queries.piece_glr` of their gap and ``eng.hq``."""
+    :func:`bai.queries.piece_glr` of their gap and ``eng.hq``. Only the half-spaces not yet
+    eliminated at every threshold and delta (``eng.hlive``) with a positive gap are tested (a
+    GLR of 0 eliminates nothing); the order of the tests does not matter (a threshold is
+    non-decreasing in t, so a half-space is eliminated at delta k exactly when its GLR exceeds
+    beta(t, delta_k))."""
     changed = False
-    ii, v, hq, gl = eng.ii, eng.v, eng.hq, eng.gl
+    ii, v, hq, gl, live = eng.ii, eng.v, eng.hq, eng.gl, eng.hlive
+    efull, blow = eng.efull, eng.blow
     kind, x = ii[KIND], eng.ff[QX]
     M = eng.Z.shape[0]
     sigma2 = eng.ff[SIGMA2]
+    if kind == Q.KIND_THRESHOLDING:
+        # the piece of item k is p = k (one per item, bai.queries.piece_halfspaces); the other
+        # side of the item has the opposite gap, never positive when the piece's is
+        for h in range(2 * M):
+            if not live[h]:
+                continue
+            g = Q.halfspace_gap(kind, x, v, h)
+            if g <= 0.0:
+                continue
+            val = gl[h // 2]
+            if _full_due(efull, blow, nT, nL, h, val):
+                if _full_eliminate(eng, nT, nL, t, h, val):
+                    changed = True
+        return changed
     b = -x if kind == Q.KIND_BEST_ARM else 0.0
-    efull, hp = eng.efull, eng.hp
+    # the pieces of the empirical answer, on their own GLR
+    ph, gap = eng.ph, eng.gap
+    for p in range(ii[NP]):
+        h = ph[p]
+        if live[h] and gap[p] > 0.0 and _full_due(efull, blow, nT, nL, h, gl[p]):
+            if _full_eliminate(eng, nT, nL, t, h, gl[p]):
+                changed = True
+    # the other half-spaces, pair by pair: every GLR of a row at once (the loop vectorises),
+    # then the exact test where a GLR exceeds the smallest cached lower bound of a threshold
+    bfl = np.inf
     for j in range(nT):
-        if kind == Q.KIND_THRESHOLDING:
-            # the piece of item k is p = k (one per item, bai.queries.piece_halfspaces); the other
-            # side of the item has the opposite gap, never positive when the piece's is
-            for h in range(2 * M):
-                e = efull[j, h]
-                if e >= nL:
-                    continue
-                g = Q.halfspace_gap(kind, x, v, h)
-                if g <= 0.0:
-                    continue
-                if _eliminate_full(eng, j, h, e, gl[h // 2], t, nL):
-                    changed = True
-            continue
-        for i in range(M):
-            row = i * M
-            for jj in range(M):
-                if i == jj:
-                    continue
-                h = row + jj
-                e = efull[j, h]
-                if e >= nL:
-                    continue
-                g = (v[i] - v[jj]) - b
-                if g <= 0.0:
-                    continue
-                p = hp[h]
-                val = gl[p] if p >= 0 else Q.piece_glr(g, hq[hq_index(i, jj, M)], sigma2)
-                if _eliminate_full(eng, j, h, e, val, t, nL):
-                    changed = True
+        for e in range(nL):
+            if blow[j, e] < bfl:
+                bfl = blow[j, e]
+    pos, fa, fb = eng.ppos, eng.wa, eng.wb
+    for i in range(M):
+        vi = v[i]
+        row = i * M
+        for k in range(i + 1, M):
+            sk = hq[row + k]
+            g1 = (vi - v[k]) - b                 # i beats k
+            g2 = (v[k] - vi) - b                 # k beats i
+            den = 2.0 * sigma2 * sk              # bai.queries.piece_glr, both directions
+            f1 = g1 * g1 / den if sk > 0.0 else np.inf
+            f2 = g2 * g2 / den if sk > 0.0 else np.inf
+            fa[k] = f1 if g1 > 0.0 and live[row + k] else -np.inf
+            fb[k] = f2 if g2 > 0.0 and live[k * M + i] else -np.inf
+        pi_ = pos[i]
+        for k in range(i + 1, M):
+            if fa[k] > bfl and not (pi_ >= 0 and pos[k] < 0):
+                h = row + k
+                if _full_due(efull, blow, nT, nL, h, fa[k]):
+                    if _full_eliminate(eng, nT, nL, t, h, fa[k]):
+                        changed = True
+            if fb[k] > bfl and not (pos[k] >= 0 and pi_ < 0):
+                h = k * M + i
+                if _full_due(efull, blow, nT, nL, h, fb[k]):
+                    if _full_eliminate(eng, nT, nL, t, h, fb[k]):
+                        changed = True
     return changed
 
 
@@ -977,8 +1032,8 @@ def alt_values(eng, sq, F, sigma2):
 
 
 @numba.njit(cache=True)
-def _alt_grad(X, pv, g, p, Ainv, sigma2, grad, u):
-    d = X.shape[1]
+def _alt_grad(Xt, pv, g, p, Ainv, sigma2, grad, u):
+    d = Xt.shape[0]
     s = 0.0
     for i in range(d):
         r = 0.0
@@ -986,11 +1041,18 @@ def _alt_grad(X, pv, g, p, Ainv, sigma2, grad, u):
             r += Ainv[i, j] * pv[p, j]
         u[i] = r
         s += pv[p, i] * r
-    for k in range(X.shape[0]):
-        xu = 0.0
-        for i in range(d):
-            xu += X[k, i] * u[i]
-        grad[k] = Q.piece_gradient(g, s, xu, sigma2)
+    _grad_from(Xt, g, s, u, sigma2, grad)
+
+
+@numba.njit(cache=True, inline="always")
+def _grad_from(Xt, g, s, u, sigma2, grad):
+    """:func:`bai.queries.piece_gradient` for every arm into ``grad``, from the piece's gap,
+    denominator and :math:`A^{-1}a_p` (``u``); every :math:`x_k^\top A^{-1}a_p` summed as a loop
+    over the arm's coordinates would (bit for bit), the arms at once."""
+    K = Xt.shape[1]
+    rows_dot(Xt, u, K, grad)
+    for k in range(K):
+        grad[k] = Q.piece_gradient(g, s, grad[k], sigma2)
 
 
 @numba.njit(cache=True)
@@ -998,7 +1060,7 @@ def alt_grad(eng, p, Ainv, sigma2, grad, y, u):
     r"""The gradient in the weights of piece ``p``'s value under :math:`A(w)^{-1}=` ``Ainv``
     (:func:`bai.queries.piece_gradient` for every arm) into ``grad``; O(Kd + d²) (``y``: a
     work vector, unused but kept for the signature; ``u`` receives :math:`A^{-1}a_p`)."""
-    _alt_grad(eng.X, eng.pv, eng.gap[p], p, Ainv, sigma2, grad, u)
+    _alt_grad(eng.Xt, eng.pv, eng.gap[p], p, Ainv, sigma2, grad, u)
 
 
 @numba.njit(cache=True)
@@ -1008,27 +1070,34 @@ def plugin_design(eng, n_iter):
     from the uniform design (step :math:`2/(k+3)`; the update of Lazy TaS's code): the arm
     maximising the gradient of the currently closest piece. :math:`A(w)^{-1}` by
     Sherman--Morrison, recomputed every 64 steps. The uniform design when some active gap is
-    not positive."""
-    X, act, gap, pv = eng.X, eng.act, eng.gap, eng.pv
+    not positive. Every piece's denominator at once (:func:`bai.algorithms.glr.quad_cols`),
+    which also gives the closest piece's :math:`A^{-1}a_p`; adds ``n_iter`` times the active
+    pieces to the sampling work ``eng.ii[WS]``."""
+    X, act, gap, pvt = eng.X, eng.act, eng.gap, eng.pvt
     K, d = X.shape
     P = eng.ii[NP]
     w = np.full(K, 1.0 / K)
+    n_act = 0
     for p in range(P):
-        if act[p] and gap[p] <= 0.0:
-            return w
+        if act[p]:
+            n_act += 1
+            if gap[p] <= 0.0:
+                return w
     F = np.empty(P)
     sq = np.empty(P)
+    R = np.empty((d, P))
     grad = np.empty(K)
     u = np.empty(d)
     Ainv = design_inverse(X, w)
     for k in range(n_iter):
         if k % 64 == 63:
             Ainv = design_inverse(X, w)
-        for p in range(P):
-            sq[p] = quad_row(Ainv, pv, p) if act[p] else 1.0
+        quad_cols(Ainv, pvt, P, R, sq)          # (an inactive piece's is not read)
         _alt_values(act, gap, P, sq, F, 1.0)
         j = int(np.argmin(F))
-        _alt_grad(X, pv, gap[j], j, Ainv, 1.0, grad, u)
+        for r in range(d):
+            u[r] = R[r, j]
+        _grad_from(eng.Xt, gap[j], sq[j], u, 1.0, grad)
         i = int(np.argmax(grad))
         gam = 2.0 / (k + 3.0)
         for q in range(K):
@@ -1038,6 +1107,7 @@ def plugin_design(eng, n_iter):
         for p in range(d):
             for q in range(d):
                 Ainv[p, q] /= 1.0 - gam
+    eng.ii[WS] += n_iter * n_act
     return w
 
 
@@ -1386,7 +1456,8 @@ class _Run:
             utab=np.zeros((nT, nL, W)), wkind=np.array(wkinds, dtype=np.int64),
             wtab=np.zeros((len(wkinds), W)),
             Xt=np.ascontiguousarray(X.T), Zt=np.ascontiguousarray(Z.T), pvt=np.zeros((d, Pmax)),
-            hp=np.full(Hn if efull and kind != Q.KIND_THRESHOLDING else 0, -1, dtype=np.int64),
+            ppos=np.zeros(M, dtype=np.int64),
+            hlive=_live_halfspaces(kind, M) if efull else np.zeros(0, dtype=np.uint8),
             wR=np.zeros((d, max(K, M, Pmax))), wa=np.zeros(max(K, M, Pmax)),
             wb=np.zeros(max(K, M, Pmax)), wrk=np.zeros((nS, nT, nL), dtype=np.int64),
             stop_ws=np.zeros((nS, nT, nL), dtype=np.int64),
@@ -1653,6 +1724,14 @@ def simulate(rule, env, rng, *, query=None, deltas=(0.1,), threshold="heuristic"
     return _result(rule.name, env, query, deltas, thresholds, stoppings, axis, stop_t, stop_rec,
                    stop_N, samples, extra,
                    rule.result_cls if isinstance(rule, CompiledRule) else GLRResult)
+
+
+def _live_halfspaces(kind, M) -> np.ndarray:
+    """Full elimination's half-spaces not yet eliminated: all but the pairs (i, i)."""
+    live = np.ones(Q.n_halfspaces(kind, M), dtype=np.uint8)
+    if kind != Q.KIND_THRESHOLDING:
+        live[np.arange(M) * (M + 1)] = 0
+    return live
 
 
 def _work(a) -> tuple:

@@ -417,24 +417,31 @@ def inv_small(A):
             if abs(M[r, c]) > abs(M[p, c]):
                 p = r
         if p != c:
-            for j in range(n):
+            for j in range(c, n):
                 M[c, j], M[p, j] = M[p, j], M[c, j]
+            for j in range(n):
                 R[c, j], R[p, j] = R[p, j], R[c, j]
+        # columns < c of M are eliminated and never read again, and column c is not read after
+        # this step: M is updated from column c + 1 on (R, the result, in full: the same values
+        # as the full update, which only rewrote zeros there)
         piv = M[c, c]
         if piv == 0.0:                       # singular: inf/nan entries, as documented (numba
-            for j in range(n):               # raises ZeroDivisionError on x / 0.0)
+            for j in range(c + 1, n):        # raises ZeroDivisionError on x / 0.0)
                 M[c, j] *= math.inf
+            for j in range(n):
                 R[c, j] *= math.inf
         else:
-            for j in range(n):
+            for j in range(c + 1, n):
                 M[c, j] /= piv
+            for j in range(n):
                 R[c, j] /= piv
         for r in range(n):
             if r != c:
                 f = M[r, c]
                 if f != 0.0:
-                    for j in range(n):
+                    for j in range(c + 1, n):
                         M[r, j] -= f * M[c, j]
+                    for j in range(n):
                         R[r, j] -= f * R[c, j]
     return R
 
