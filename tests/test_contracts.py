@@ -1297,6 +1297,7 @@ EXEMPT.update({
     "bai.algorithms.glr.greedy_arm_t": _GLR_KERNEL.format("lingape_glr, lingifa, top_two"),
     "bai.algorithms.glr.quad_cols": _GLR_KERNEL.format("simulate (every rule)"),
     "bai.algorithms.glr.rows_dot": _GLR_KERNEL.format("simulate (every rule)"),
+    "bai.algorithms.glr.rows_sub": _GLR_KERNEL.format("simulate (every rule)"),
     "bai.algorithms.glr.inv_small": _GLR_KERNEL.format("fws, lingame (design_inverse)"),
     "bai.algorithms.glr.cholesky_small": _GLR_KERNEL.format("top_two"),
     "bai.studies.arena_glr.explode_glr": _PRESENT,

@@ -63,7 +63,7 @@ from . import stopping as ST
 from .common import RunsResult
 from .glr import (GLRResult, _matvec, _sm_scaled_buf, _sm_scaled_row, check_deltas, check_env,
                   cholesky_small, ctrack, design_inverse, greedy_arm, quad, quad_cols, quad_row,
-                  rows_dot, run_generator, simulate_runs, spanner, stable_key)
+                  rows_dot, rows_sub, run_generator, simulate_runs, spanner, stable_key)
 
 __all__ = ["Engine", "EngineType", "CompiledRule", "SamplingRule", "RuleState", "simulate",
            "simulate_runs", "run_generator", "stable_key", "register", "RULES", "RuleEntry",
@@ -243,7 +243,7 @@ def _pull(a, y, eng):
     ii[T] += 1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _refresh_inverses(eng):
     r""":math:`V^{-1}` and, with the mixture threshold, :math:`(V+\lambda I)^{-1}` exactly; the
     denominators become stale."""
@@ -285,20 +285,6 @@ def piece_norm(eng, p, Ainv):
 
 
 @numba.njit(cache=True, inline="always")
-def _values_from(Zt, x, out, n):
-    """``out[m] = Z[m] @ x`` for ``m < n`` from the transposed items ``Zt`` (d, M): every sum in
-    the order of a row loop (``r = 0; r += Z[m, i] x[i]`` for i = 0..d-1), so the result is that
-    of the loop bit for bit, the loop running across the rows (vectorised)."""
-    d = Zt.shape[0]
-    for m in range(n):
-        out[m] = 0.0
-    for i in range(d):
-        xi = x[i]
-        for m in range(n):
-            out[m] += Zt[i, m] * xi
-
-
-@numba.njit(cache=True, inline="always")
 def _rank_one_pieces(eng, den, cz_ready):
     r"""Each :math:`s_p\leftarrow s_p-(a_p^\top u)^2/\mathrm{den}` after
     :math:`V^{-1}\leftarrow(V+xx^\top)^{-1}` (``u`` :math:`=V^{-1}x` before the update), in
@@ -313,13 +299,8 @@ def _rank_one_pieces(eng, den, cz_ready):
         zb = 0.0
         for i in range(d):
             zb += Z[b, i] * u[i]
-        w, Zt = eng.wa, eng.Zt
-        for m in range(M):
-            w[m] = zb
-        for i in range(d):
-            ui = u[i]
-            for m in range(M):
-                w[m] -= Zt[i, m] * ui
+        w = eng.wa
+        rows_sub(eng.Zt, u, M, zb, w)
         pj = eng.pj
         for p in range(P):
             wp = w[pj[p]]
@@ -327,7 +308,7 @@ def _rank_one_pieces(eng, den, cz_ready):
         return
     c = eng.cz
     if not cz_ready:
-        _values_from(eng.Zt, u, c, M)
+        rows_dot(eng.Zt, u, M, c)
     for p in range(P):
         w = piece_dot(eng, p, c)
         sq[p] = sq[p] - w * w / den
@@ -352,7 +333,7 @@ def _rank_one_halfspaces(eng, den):
     other triangle is not maintained: read :func:`hq_index`)."""
     Z, hq, c = eng.Z, eng.hq, eng.cz
     M = Z.shape[0]
-    _values_from(eng.Zt, eng.u, c, M)
+    rows_dot(eng.Zt, eng.u, M, c)
     if eng.ii[KIND] == Q.KIND_THRESHOLDING:
         for k in range(M):
             s = hq[2 * k] - c[k] * c[k] / den
@@ -491,7 +472,7 @@ def _estimate(eng):
     M, d = Z.shape
     _matvec(eng.Vinv, eng.S, theta)
     kind, m, x = ii[KIND], ii[QM], ff[QX]
-    _values_from(eng.Zt, theta, v, M)
+    rows_dot(eng.Zt, theta, M, v)
     if kind == Q.KIND_BEST_ARM:
         # the first maximiser of the values
         b = 0
@@ -637,7 +618,7 @@ def _certify(eng, j, h, e_old, e_new):
             eng.fdec[j, lev] += 1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _full_eliminate(eng, nT, nL, t, h, glr):
     """Half-space ``h`` with GLR ``glr`` at every threshold where it is not yet eliminated: its
     new levels (:func:`_advance`), their certificates, the count of eliminated half-spaces per
@@ -859,7 +840,7 @@ def _check_all(eng):
     return done or t >= ii[TMAX]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _estimate_and_check(eng):
     """:func:`_estimate` then :func:`_check_all` (compiled once, for :func:`observe` and the
     initial pulls)."""
@@ -867,7 +848,7 @@ def _estimate_and_check(eng):
     return _check_all(eng)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def observe(a, y, eng):
     r"""Pull arm ``a`` with reward ``y``: update the state (module docstring) and check every
     stopping rule. Returns True when every (stopping rule, threshold, delta) has stopped or the
@@ -893,7 +874,7 @@ def observe(a, y, eng):
     return _estimate_and_check(eng)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _initial_pulls(eng, arms, rng):
     """The initial pulls (one of each arm of ``arms``, in order, noise from ``rng``: the spanner,
     or every arm with ``initial="all"``), then :math:`V^{-1}` exactly (:func:`_init_pulls` adds
@@ -912,7 +893,7 @@ def _init_pulls(eng, arms, rng) -> bool:
     return bool(_estimate_and_check(eng))
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def step(a, eng, rng):
     """One pull of arm ``a`` (the plain-Python rules' step): the reward from ``rng``, then
     :func:`observe`. Returns :func:`observe`'s flag."""
@@ -1010,7 +991,7 @@ def closest_piece(eng):
     return bp
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _alt_values(act, gap, P, sq, F, sigma2):
     for p in range(P):
         if not act[p]:
@@ -1023,7 +1004,7 @@ def _alt_values(act, gap, P, sq, F, sigma2):
     return True
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def alt_values(eng, sq, F, sigma2):
     r""":math:`f_p=g_p^2/(2\sigma^2 s_p)` of every active piece into ``F`` (``inf`` for the
     inactive ones), from the denominators ``sq`` (under any :math:`A^{-1}`). Returns False when
@@ -1031,7 +1012,7 @@ def alt_values(eng, sq, F, sigma2):
     return _alt_values(eng.act, eng.gap, eng.ii[NP], sq, F, sigma2)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _alt_grad(Xt, pv, g, p, Ainv, sigma2, grad, u):
     d = Xt.shape[0]
     s = 0.0
@@ -1055,7 +1036,7 @@ def _grad_from(Xt, g, s, u, sigma2, grad):
         grad[k] = Q.piece_gradient(g, s, grad[k], sigma2)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def alt_grad(eng, p, Ainv, sigma2, grad, y, u):
     r"""The gradient in the weights of piece ``p``'s value under :math:`A(w)^{-1}=` ``Ainv``
     (:func:`bai.queries.piece_gradient` for every arm) into ``grad``; O(Kd + d²) (``y``: a
@@ -1063,7 +1044,7 @@ def alt_grad(eng, p, Ainv, sigma2, grad, y, u):
     _alt_grad(eng.Xt, eng.pv, eng.gap[p], p, Ainv, sigma2, grad, u)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def plugin_design(eng, n_iter):
     r"""The plug-in optimal allocation at :math:`\hat\theta`,
     :math:`\arg\max_w\min_pf_p(w)` over the active pieces, by ``n_iter`` Frank--Wolfe steps

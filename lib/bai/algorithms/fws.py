@@ -41,8 +41,8 @@ import numpy as np
 
 from . import engine as E
 from .. import queries as Q
-from .glr import (GLRResult, _sm_scaled_row, design_inverse, quad_cols, rows_dot, rule_doc,
-                  simulate_runs)
+from .glr import (GLRResult, _sm_scaled_row, design_inverse, quad_cols, rows_dot, rows_sub,
+                  rule_doc, simulate_runs)
 
 __all__ = ["FWSResult", "fws", "fws_runs", "solve_matrix_game"]
 
@@ -52,7 +52,7 @@ class FWSResult(GLRResult):
     """One run of Frank--Wolfe Sampling (``info["lp_steps"]``: steps that solved the LP)."""
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def solve_matrix_game(P):
     r"""An optimal mixed strategy :math:`z\in\Delta_K` of the maximiser of the zero-sum game
     :math:`\max_z\min_j(Pz)_j` (``P`` of shape ``(m, K)``), exactly, by the simplex method
@@ -119,7 +119,7 @@ def _is_square(q):
     return s * s == q
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _choose_arm(eng, rs, rng):
     xw, F, G, cnt, Ainv, fsq, fser, z, y, u, c, R = rs
     X, N = eng.X, eng.N
@@ -191,12 +191,7 @@ def _choose_arm(eng, rs, rng):
                 zb = 0.0
                 for i in range(d):
                     zb += Z[b, i] * u[i]
-                for m in range(M):                  # every item's w at once (the same terms)
-                    c[m] = zb
-                for i in range(d):
-                    ui = u[i]
-                    for m in range(M):
-                        c[m] -= Zt[i, m] * ui
+                rows_sub(Zt, u, M, zb, c)           # every item's w at once (the same terms)
                 for p in range(P):
                     w = c[pj[p]]
                     fsq[p] = (fsq[p] - rt * w * w / den) * sc

@@ -91,7 +91,7 @@ from .common import RunResult, RunsResult
 __all__ = ["THRESHOLDS", "MIXTURE_U", "t_star", "kl_bernoulli", "expected_time_lower_bound",
            "threshold_value", "glr_statistic", "spanner", "GLRResult", "simulate_runs",
            "runs_table", "check_env", "check_deltas", "check_thresholds", "stable_key",
-           "run_generator", "sm_update", "quad", "quad_row", "quad_cols", "rows_dot", "ctrack",
+           "run_generator", "sm_update", "quad", "quad_row", "quad_cols", "rows_dot", "rows_sub", "ctrack",
            "greedy_arm", "greedy_arm_buf", "greedy_arm_t",
            "design_inverse",
            "inv_small", "cholesky_small"]
@@ -226,7 +226,7 @@ def quad_row(Ainv, Y, p):
     return s
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def quad_cols(Ainv, Yt, n, R, out):
     r"""``out[p]`` :math:`=y_p^\top A^{-1}y_p` for the columns ``p < n`` of ``Yt`` (``(d, >= n)``,
     :math:`y_p` = ``Yt[:, p]``), and ``R[:, p]`` :math:`=A^{-1}y_p`: the arithmetic of
@@ -234,32 +234,68 @@ def quad_cols(Ainv, Yt, n, R, out):
     ``quad_row(Ainv, Y, p)`` bit for bit, with the loops running across the columns (they
     vectorise; a loop over rows that sums along each row cannot)."""
     d = Ainv.shape[0]
+    d4 = d - d % 4
     for i in range(d):
         for p in range(n):
             R[i, p] = 0.0
-        for k in range(d):
+        for k in range(0, d4, 4):               # four terms per pass, added in order
+            a0, a1, a2, a3 = Ainv[i, k], Ainv[i, k + 1], Ainv[i, k + 2], Ainv[i, k + 3]
+            for p in range(n):
+                R[i, p] = (((R[i, p] + a0 * Yt[k, p]) + a1 * Yt[k + 1, p])
+                           + a2 * Yt[k + 2, p]) + a3 * Yt[k + 3, p]
+        for k in range(d4, d):
             a = Ainv[i, k]
             for p in range(n):
                 R[i, p] += a * Yt[k, p]
     for p in range(n):
         out[p] = 0.0
-    for i in range(d):
+    for i in range(0, d4, 4):
+        for p in range(n):
+            out[p] = (((out[p] + Yt[i, p] * R[i, p]) + Yt[i + 1, p] * R[i + 1, p])
+                      + Yt[i + 2, p] * R[i + 2, p]) + Yt[i + 3, p] * R[i + 3, p]
+    for i in range(d4, d):
         for p in range(n):
             out[p] += Yt[i, p] * R[i, p]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def rows_dot(Yt, x, n, out):
     r"""``out[p]`` :math:`=y_p^\top x` for the columns ``p < n`` of ``Yt`` (``(d, >= n)``): the
     sum from 0 in the order of the coordinates, as a loop over the rows of ``Y`` computes it
     (bit for bit), running across the columns."""
     d = Yt.shape[0]
+    d4 = d - d % 4
     for p in range(n):
         out[p] = 0.0
-    for i in range(d):
+    for i in range(0, d4, 4):                   # four terms per pass, added in order
+        x0, x1, x2, x3 = x[i], x[i + 1], x[i + 2], x[i + 3]
+        for p in range(n):
+            out[p] = (((out[p] + Yt[i, p] * x0) + Yt[i + 1, p] * x1) + Yt[i + 2, p] * x2) \
+                + Yt[i + 3, p] * x3
+    for i in range(d4, d):
         xi = x[i]
         for p in range(n):
             out[p] += Yt[i, p] * xi
+
+
+@numba.njit(cache=True, error_model="numpy")
+def rows_sub(Yt, x, n, start, out):
+    r"""``out[p]`` :math:`=s-\sum_iy_{p,i}x_i` for the columns ``p < n`` of ``Yt``, the terms
+    subtracted from ``start`` one by one in the order of the coordinates (as ``w = s;
+    w -= Y[p, i] * x[i]`` computes it, bit for bit), running across the columns."""
+    d = Yt.shape[0]
+    d4 = d - d % 4
+    for p in range(n):
+        out[p] = start
+    for i in range(0, d4, 4):
+        x0, x1, x2, x3 = x[i], x[i + 1], x[i + 2], x[i + 3]
+        for p in range(n):
+            out[p] = (((out[p] - Yt[i, p] * x0) - Yt[i + 1, p] * x1) - Yt[i + 2, p] * x2) \
+                - Yt[i + 3, p] * x3
+    for i in range(d4, d):
+        xi = x[i]
+        for p in range(n):
+            out[p] -= Yt[i, p] * xi
 
 
 @numba.njit(cache=True)
@@ -368,7 +404,7 @@ def greedy_arm_buf(X, Vinv, y, u):
     return a
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def greedy_arm_t(Xt, Vinv, y, u, R, pa, qa):
     r""":func:`greedy_arm_buf` from the transposed arms ``Xt`` (``(d, K)``), with work arrays
     ``R`` (``(d, >= K)``), ``pa`` and ``qa`` (``>= K``): the same arm, every score computed with
@@ -403,7 +439,7 @@ def cholesky_small(A):
     return L
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def inv_small(A):
     """Inverse of a small matrix by Gauss--Jordan elimination with partial pivoting (loops, no
     LAPACK call); raises nothing: an exactly singular pivot gives non-finite entries (a design
@@ -446,12 +482,22 @@ def inv_small(A):
     return R
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def design_inverse(X, w):
     r""":math:`A(w)^{-1}=(\sum_kw_kx_kx_k^\top)^{-1}` (exact, not the FWS repo's update)."""
     K, d = X.shape
     A = np.zeros((d, d))
-    for k in range(K):
+    # four arms per pass, their terms added in order; an arm of weight 0 adds +-0 (A is never
+    # -0), which leaves A as skipping it does
+    K4 = K - K % 4
+    for k in range(0, K4, 4):
+        w0, w1, w2, w3 = w[k], w[k + 1], w[k + 2], w[k + 3]
+        for i in range(d):
+            c0, c1, c2, c3 = w0 * X[k, i], w1 * X[k + 1, i], w2 * X[k + 2, i], w3 * X[k + 3, i]
+            for j in range(d):
+                A[i, j] = (((A[i, j] + c0 * X[k, j]) + c1 * X[k + 1, j]) + c2 * X[k + 2, j]) \
+                    + c3 * X[k + 3, j]
+    for k in range(K4, K):
         if w[k] != 0.0:
             for i in range(d):
                 for j in range(d):
@@ -465,7 +511,7 @@ def sm_scaled(Ainv, x, r):
     _sm_scaled_buf(Ainv, x, r, np.empty(x.shape[0]))
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _sm_scaled_row(Ainv, X, a, r, u):
     r""":func:`_sm_scaled_buf` with :math:`x=` ``X[a]`` (no view of the row is made; the same
     arithmetic)."""
@@ -485,7 +531,7 @@ def _sm_scaled_row(Ainv, X, a, r, u):
     return q
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True, error_model="numpy", inline="always")
 def _sm_scaled_buf(Ainv, x, r, u):
     r""":func:`sm_scaled` with a work vector ``u`` (no allocation); returns :math:`x^\top A^{-1}x`
     (before the update)."""

@@ -201,7 +201,7 @@ def oracle_tracking(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic
 # --- LinGapE's rule (and m-LinGapE, and the OSI form) ----------------------------------------
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _lingape_arm(eng, rs, rng):
     y, u, R, pa, qa = rs
     r = eng.sigma * math.sqrt(2.0 * E.width_beta(eng))
@@ -250,7 +250,7 @@ def lingape_glr(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", s
 # --- LinGIFA (top-m) -------------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _lingifa_arm(eng, rs, rng):
     B, top, c, inJ, y, u, R, pa, qa = rs
     M = eng.M

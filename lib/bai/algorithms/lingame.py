@@ -53,7 +53,7 @@ class LinGameResult(GLRResult):
     """One run of LinGame (``info["learners"]``: answers whose learner was created)."""
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _best_response(eng, Ainv, Yt, idx, R, sv, u, lam):
     r"""The closest point :math:`\lambda_t` of the closest active piece under :math:`A(w)`
     (first on ties; :math:`\hat\theta_t` when an active piece's gap is not positive) into
@@ -102,7 +102,7 @@ def _best_response(eng, Ainv, Yt, idx, R, sv, u, lam):
     return done
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _choose_arm(eng, rs, rng):
     learners, cumw, opt, p, gain, diff, y, u, lam, Yt, idx, R, sv, qk = rs
     X, theta, Vinv = eng.X, eng.theta, eng.Vinv

@@ -45,7 +45,7 @@ class TopTwoResult(GLRResult):
     """One run of the linear Top Two rule."""
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _choose_arm(eng, rs, rng):
     code, ph, th, y, u, W, sv, R, pa, qa = rs
     Vinv, theta, Z = eng.Vinv, eng.theta, eng.Z
