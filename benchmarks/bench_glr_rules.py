@@ -14,24 +14,26 @@ per step for its log-determinant). Times are the process's CPU time (``time.proc
 machine is shared, and CPU time is far less sensitive to the other jobs than wall time (the
 engine is single-threaded).
 
-``--before REV`` (default: the commit before issue 28's engine) extracts ``lib/bai`` of that
-commit with ``git archive`` into a temporary directory and runs the same measurements there, in a
-subprocess with its own numba cache (the first call then compiles: 10-60 s per module). The table
-gains the previous engine's steps/s, the ratio, and the identity check: every rule, both
-instances, ``--seeds`` seeds, both thresholds and deltas (0.3, 0.05, 1e-3, 1e-6), runs of at
-most ``--check-steps`` pulls; "same" counts the (run, threshold, delta) stopping times,
-recommendations and final counts equal to the last step. The rounds alternate between the two
-engines (``--rounds``), and each figure is the best over the rounds.
+``--before REV`` (default: 0915c2b, the main before issue 33's speed work) extracts ``lib/bai``
+of that commit with ``git archive`` into a temporary directory and runs the same measurements
+there, in a subprocess with its own numba cache (the first call then compiles: 10-60 s per
+module). The table gains the previous engine's steps/s, the ratio, and the identity check: every
+rule, both instances, ``--seeds`` seeds, both thresholds and deltas (0.3, 0.05, 1e-3, 1e-6),
+runs of at most ``--check-steps`` pulls; "same" counts the (run, threshold, delta) stopping
+times, recommendations and final counts equal to the last step. The rounds alternate between the
+two engines (``--rounds``), and each figure is the best over the rounds.
 
-Part 2, every query at K = 50, d = 20 (this engine only; ``--no-large`` skips it): the instances
-of Tirinzoni & Degenne (2022, Table 1; spec E1): arms e_1..e_10 and 40 random unit vectors with
-values at most 0.5, theta = (1, 0.9 x4, 0.8 x5, U[-1, 0] x10) for the best arm and the top 5;
-the sign-identification instance (theta_1..10 = +-U[0.1, 0.2], the others U[-1, 0], the random
-arms at least 0.5 from the threshold 0) for thresholding. Each rule runs ``--large-steps`` pulls
-(delta = 1e-300) under the heuristic threshold with the GLR stopping rule, and with the three
-stopping rules (LLR, selective and full elimination) at once.
+Part 2, every query at K = 50, d = 20 (``--no-large`` skips it), under both engines as part 1:
+the instances of Tirinzoni & Degenne (2022, Table 1; spec E1): arms e_1..e_10 and 40 random unit
+vectors with values at most 0.5, theta = (1, 0.9 x4, 0.8 x5, U[-1, 0] x10) for the best arm and
+the top 5; the sign-identification instance (theta_1..10 = +-U[0.1, 0.2], the others U[-1, 0],
+the random arms at least 0.5 from the threshold 0) for thresholding. Each rule runs
+``--large-steps`` pulls (delta = 1e-300) under the heuristic threshold with the GLR stopping
+rule, and with the three stopping rules (LLR, selective and full elimination) at once, with the
+code's start and the chapter's options (Tirinzoni & Degenne's rows); "same" compares the arms'
+final counts and every stopping time of the runs under the two engines.
 
-    python benchmarks/bench_glr_rules.py              # 2e5 steps, 3 repeats, vs --before (~10 min)
+    python benchmarks/bench_glr_rules.py              # 2e5 steps, 3 repeats, vs --before (~25 min)
     python benchmarks/bench_glr_rules.py --quick      # 5e4 steps, 2 seeds
     python benchmarks/bench_glr_rules.py --before ''  # this engine only
     python benchmarks/bench_glr_rules.py --markdown   # the tables as markdown
@@ -52,8 +54,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-#: the last commit of the engine before issue 28 (one engine for every query)
-ENGINE_BEFORE = "43bdc8b"
+#: the main before issue 33's speed work (the engine of issue 28, 43bdc8b's successor)
+ENGINE_BEFORE = "0915c2b"
 ROOT = Path(__file__).resolve().parents[1]
 DELTAS = (0.1, 1e-3, 1e-9, 1e-300)
 CHECK_DELTAS = (0.3, 0.05, 1e-3, 1e-6)
@@ -82,8 +84,10 @@ def _cpu(f, *a, **kw):
     return time.process_time() - t0, out
 
 
-def measure(steps: int, repeats: int, seeds: int, check_steps: int, check: bool = True) -> dict:
-    """Timings and identity-check runs of this interpreter's ``bai`` (a JSON-able dict)."""
+def measure(steps: int, repeats: int, seeds: int, check_steps: int, check: bool = True,
+            large_steps: int = 0) -> dict:
+    """Timings and identity-check runs of this interpreter's ``bai`` (a JSON-able dict); with
+    ``large_steps`` also part 2 (:func:`measure_large`)."""
     import bai
     rules, envs = _rules(), _instances()
     timing, out = [], {}
@@ -111,13 +115,16 @@ def measure(steps: int, repeats: int, seeds: int, check_steps: int, check: bool 
                     "stopping_times": res.stopping_times.tolist(),
                     "recommendations": res.recommendations.tolist(),
                     "final_counts": np.asarray(res.info["final_counts"]).tolist()}
-    return {"bai": str(Path(bai.__file__).parent), "timing": timing, "check": out}
+    large, large_check = ([], {}) if not large_steps else measure_large(large_steps)
+    return {"bai": str(Path(bai.__file__).parent), "timing": timing, "check": out,
+            "large": large, "large_check": large_check}
 
 
 def _subprocess_measure(lib: str, cache: str, a, check: bool) -> dict:
     env = {**os.environ, "PYTHONPATH": lib, "NUMBA_CACHE_DIR": cache}
     cmd = [sys.executable, __file__, "--measure-only", "--steps", str(a.steps), "--repeats",
-           str(a.repeats), "--seeds", str(a.seeds), "--check-steps", str(a.check_steps)]
+           str(a.repeats), "--seeds", str(a.seeds), "--check-steps", str(a.check_steps),
+           "--large-steps", str(0 if a.no_large else a.large_steps)]
     if not check:
         cmd.append("--no-check")
     out = subprocess.run(cmd, env=env, cwd=str(Path(lib).parent), check=True,
@@ -177,27 +184,42 @@ def td22_instances(seed: int = 123) -> dict:
             "thresholding": (sgn_env, Thresholding(0.0))}
 
 
-def measure_large(steps: int) -> pd.DataFrame:
-    """Steps/s of every registered rule on every query it runs at K = 50, d = 20."""
+def _td22_options(name: str) -> dict:
+    """The code's start and the options of Tirinzoni & Degenne's rows (their chapter's)."""
+    start = {"regularization": 1.0, "initial": "all"}
+    if name == "LinGame":
+        return {**start, "optimism": False, "shared_learner": True}
+    return start
+
+
+def measure_large(steps: int) -> tuple:
+    """Steps/s of every registered rule on every query it runs at K = 50, d = 20, and the
+    identity-check runs (``(rows, check)``, JSON-able)."""
     from bai.algorithms import engine as E
 
-    rows = []
+    rows, check = [], {}
     for qname, (env, q) in td22_instances().items():
         for name, e in E.RULES.items():
             if not e.applies(q):
                 continue
+            opts = _td22_options(name)
             first, _ = _cpu(e.run, env, np.random.default_rng(0), query=q, deltas=[1e-300],
-                            max_samples=100, stopping=["llr", "selective", "full"])
+                            max_samples=env.K + 5, stopping=["llr", "selective", "full"],
+                            **opts)
             row = {"query": qname, "rule": name, "first call [s]": first}
-            for label, stop in (("GLR stopping", "llr"),
+            for label, stop in (("GLR stopping", ["llr"]),
                                 ("LLR + selective + full", ["llr", "selective", "full"])):
-                dt, res = _cpu(e.run, env, np.random.default_rng(1), query=q, deltas=[1e-300],
-                               stopping=stop, max_samples=steps)
+                dt, res = _cpu(e.run, env, np.random.default_rng(1), query=q,
+                               deltas=[0.05, 1e-300], stopping=stop, max_samples=steps, **opts)
                 row[f"steps/s ({label})"] = res.samples / dt
+                check[f"{qname}|{name}|{label}"] = {
+                    "stopping_times": np.asarray(res.stopping_times).tolist(),
+                    "recommendations": np.asarray(res.recommendations).tolist(),
+                    "final_counts": np.asarray(res.info["final_counts"]).tolist()}
             rows.append(row)
             print(f"  {qname:12s} {name:20s} {row['steps/s (GLR stopping)']:>12,.0f} steps/s",
                   file=sys.stderr, flush=True)
-    return pd.DataFrame(rows)
+    return rows, check
 
 
 def _fmt(df: pd.DataFrame, markdown: bool) -> str:
@@ -231,7 +253,7 @@ def main(argv=None):
         a.steps, a.seeds, a.check_steps, a.rounds, a.large_steps = 50_000, 2, 20_000, 1, 5000
     if a.measure_only:
         print(json.dumps(measure(a.steps, a.repeats, a.seeds, a.check_steps,
-                                 check=not a.no_check)))
+                                 check=not a.no_check, large_steps=a.large_steps)))
         return
     with tempfile.TemporaryDirectory(prefix="bench_glr_") as tmp:
         now_lib = str(ROOT / "lib")
@@ -277,13 +299,30 @@ def main(argv=None):
           f"per rule and instance, runs of at most {a.check_steps} pulls"
           + (f"; before = {a.before}" if a.before else ""))
     if not a.no_large:
-        large = measure_large(a.large_steps)
+        cols = ["steps/s (GLR stopping)", "steps/s (LLR + selective + full)"]
+        large = pd.concat([pd.DataFrame(r["large"]) for r in now_runs]).groupby(
+            ["query", "rule"], sort=False).agg({"first call [s]": "max", **{c: "max"
+                                                                          for c in cols}})
+        if before_runs:
+            old = pd.concat([pd.DataFrame(r["large"]) for r in before_runs]).groupby(
+                ["query", "rule"], sort=False)[cols].max()
+            for c, short in zip(cols, ("GLR", "all three")):
+                large[f"before ({short})"] = old.loc[large.index, c].to_numpy()
+                large[f"ratio ({short})"] = large[c] / large[f"before ({short})"]
+            nc, bc = now_runs[0]["large_check"], before_runs[0]["large_check"]
+            large["same"] = [
+                "yes" if all(nc[f"{q}|{r}|{lab}"] == bc[f"{q}|{r}|{lab}"]
+                             for lab in ("GLR stopping", "LLR + selective + full")) else "NO"
+                for q, r in large.index]
+        large = large.reset_index()
         stem = out.stem.removesuffix("_quick")
         large.to_csv(out.with_name(f"{stem}_large{'_quick' if a.quick else ''}.csv"), index=False)
         print()
         print(_fmt(large, a.markdown))
-        print(f"\nK = 50, d = 20: {a.large_steps} pulls per run (delta = 1e-300, heuristic "
-              "threshold), CPU time; the first call loads or compiles")
+        print(f"\nK = 50, d = 20: {a.large_steps} pulls per run (deltas 0.05 and 1e-300, "
+              "heuristic threshold, the code's start and the chapter's options), CPU time, best "
+              f"of {a.rounds} rounds; the first call loads or compiles; same: the stopping times, "
+              "recommendations and final counts of both runs equal under both engines")
 
 
 if __name__ == "__main__":

@@ -1318,6 +1318,10 @@ EXEMPT.update({
     "bai.algorithms.glr.quad": _GLR_KERNEL.format("simulate (every rule)"),
     "bai.algorithms.glr.quad_row": _GLR_KERNEL.format("simulate (every rule)"),
     "bai.algorithms.glr.greedy_arm_buf": _GLR_KERNEL.format("lingape_glr, top_two"),
+    "bai.algorithms.glr.greedy_arm_t": _GLR_KERNEL.format("lingape_glr, lingifa, top_two"),
+    "bai.algorithms.glr.quad_cols": _GLR_KERNEL.format("simulate (every rule)"),
+    "bai.algorithms.glr.rows_dot": _GLR_KERNEL.format("simulate (every rule)"),
+    "bai.algorithms.glr.rows_sub": _GLR_KERNEL.format("simulate (every rule)"),
     "bai.algorithms.glr.inv_small": _GLR_KERNEL.format("fws, lingame (design_inverse)"),
     "bai.algorithms.glr.cholesky_small": _GLR_KERNEL.format("top_two"),
     "bai.studies.arena_glr.explode_glr": _PRESENT,
@@ -1626,7 +1630,7 @@ EXEMPT.update({
         "draw_check", "table1_display", "check_table1", "verdict_counts", "cost_frame",
         "check_costs", "check_sampling", "check_native", "plot_draws", "active_curves",
         "plot_active", "check_figure1_left", "plot_full_vs_selective", "check_figure1_middle",
-        "ratio_frame", "plot_ratios", "check_figure1_right", "check_theorem24",
+        "ratio_frame", "plot_ratios", "check_figure1_right", "check_theorem24", "excess_slopes",
         "arm_elimination_times")},
     "bai.studies.tirinzoni2022_elimination.lingape_width": _KERNEL.format(
         "the LinGapE rule's width threshold (a bai.algorithms.stopping.Threshold, which checks "

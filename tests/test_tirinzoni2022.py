@@ -202,3 +202,79 @@ def test_recorded_runs_follow_the_librarys_runs():
     last = np.sort(r["elim_sel"], axis=1)[:, -1]          # the (K-1)-th elimination
     assert np.all((r["elim_sel"] >= 0).sum(axis=1) == env.K - 1)
     assert np.all(last <= r["samples"][:, 1, 0])
+
+
+# -- time claims on counted work, no clock (issue 33, items 6 and 7) --------------------------
+
+
+def _cost_runs(cpu_scale, rng):
+    """A synthetic Table 1 grid on draw 0, two tasks of three runs per row: counted work per
+    sample LLR 100, ES 80, ESS 40 (top-m: ESS 30), with CPU times scaled by ``cpu_scale``
+    (a draw per task) that say the opposite."""
+    rows = []
+    for q, rules in study.RULES.items():
+        for alg, (_, ess) in rules.items():
+            for task in range(2):
+                n = np.array([1000, 1200, 900]) + 100 * task
+                cpu = list(np.full(3, cpu_scale * rng.uniform(0.5, 2.0)))
+                stop = {"query": q, "alg": alg, "mode": "stop", "draw": 0, "run": task,
+                        "cpu": cpu, "samples_llr": n.tolist(), "samples_es": (n - 50).tolist(),
+                        "samples_full": (n - 60).tolist(), "work_llr": (100 * n).tolist(),
+                        "work_es": (80 * (n - 50)).tolist(),
+                        "work_full": (500 * (n - 60)).tolist()}
+                for c in ("llr", "es", "full"):
+                    stop[f"correct_{c}"] = [True] * 3
+                rows.append(stop)
+                if ess:
+                    w = 30 if q == "topm" else 40
+                    rows.append({"query": q, "alg": alg, "mode": "ess", "draw": 0, "run": task,
+                                 "cpu": [10 * c for c in cpu], "samples_ess": n.tolist(),
+                                 "correct_ess": [True] * 3, "work_ess": (w * n).tolist()})
+    return pd.DataFrame(rows)
+
+
+def _cost_verdicts(runs):
+    ledger = study.STUDY.ledger()
+    costs = study.cost_frame(runs, study.PROFILES["ci"])
+    table = study.check_costs(ledger, costs)
+    df = ledger.to_frame()
+    return df[df["id"].str.startswith("td22.t1.c1")].set_index("id"), table
+
+
+def test_time_claims_are_judged_on_counted_work_not_on_the_clock():
+    a, table = _cost_verdicts(_cost_runs(1.0, np.random.default_rng(0)))
+    b, _ = _cost_verdicts(_cost_runs(37.0, np.random.default_rng(1)))
+    # the CPU times (which say the opposite, and differ between the two "machines") decide
+    # nothing: every value and verdict is the same
+    pd.testing.assert_frame_equal(a[["value", "se", "verdict"]], b[["value", "se", "verdict"]])
+    # the values are the counted work per sample: ESS - ES, LLR -> ES, LLR / ESS
+    assert a.loc["td22.t1.c1.bai.lingame", "value"] == pytest.approx(40 - 80)
+    assert a.loc["td22.t1.c1.topm.fws", "value"] == pytest.approx(30 - 80)
+    assert a.loc["td22.t1.c1.llr_to_es", "value"] == pytest.approx(-20)
+    assert a.loc["td22.t1.c1b.topm_twice", "value"] == pytest.approx(100 / 30)
+    assert table.loc[("topm", "MisLid"), "LLR / ESS"] == pytest.approx(100 / 30)
+    # the CPU time is shown beside, as evidence
+    assert table["CPU ms / sample (stop)"].notna().all()
+
+
+def test_the_convergence_slope_has_no_floor():
+    """Figure 1 (right): each run's slope of the excess ratio - 1 on log log(1/delta), with
+    runs whose two stopping times agree at some deltas (excess 0, which a log would clip)."""
+    deltas = [1e-1, 1e-3, 1e-5, 1e-7, 1e-9]
+    rng = np.random.default_rng(4)
+    llr = rng.integers(1000, 5000, size=(6, len(deltas))).astype(float)
+    excess = np.array([[0.05, 0.0, 0.0, 0.0, 0.0], [0.1, 0.08, 0.05, 0.03, 0.02],
+                       [0.0, 0.0, 0.0, 0.0, 0.0], [0.02, 0.03, 0.0, 0.01, 0.0],
+                       [0.2, 0.1, 0.0, 0.0, 0.0], [0.0, 0.01, 0.02, 0.0, 0.0]])
+    sel = llr / (1.0 + excess)
+    fig1 = pd.DataFrame([{"alg": alg, "mode": "stop", "deltas": deltas, "llr": llr.tolist(),
+                          "sel": sel.tolist(), "full": sel.tolist()}
+                         for alg in study.FIG1_RULES])
+    x = np.log(np.log(1.0 / np.array(deltas)))
+    want = [np.polyfit(x, llr[r] / sel[r] - 1.0, 1)[0] for r in range(6)]
+    assert study.excess_slopes(fig1, "LinGame") == pytest.approx(want)
+    ledger = study.STUDY.ledger()
+    study.check_figure1_right(ledger, study.ratio_frame(fig1, {}), fig1)
+    row = ledger.to_frame().set_index("id").loc["td22.fig1r.to_one.lingame"]
+    assert row["value"] == pytest.approx(np.mean(want))
+    assert row["se"] == pytest.approx(np.std(want, ddof=1) / math.sqrt(6))

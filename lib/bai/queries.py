@@ -83,7 +83,7 @@ KIND_BEST_ARM, KIND_TOP_M, KIND_THRESHOLDING = 0, 1, 2
 # ---------------------------------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy", inline="always")
 def piece_glr(gap, s, sigma2):
     r"""The GLR of one piece, :math:`\max(g,0)^2/(2\sigma^2s)` (module docstring): ``gap`` is
     :math:`g_p=a_p^\top\theta-b_p`, ``s`` is :math:`\|a_p\|^2_{A^{-1}}`. 0 when the parameter
@@ -96,7 +96,7 @@ def piece_glr(gap, s, sigma2):
     return gap * gap / (2.0 * sigma2 * s)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def closest_point(theta, gap, s, Ainv_a, out):
     r"""The closest point of the piece to :math:`\theta` in :math:`\|\cdot\|_A`,
     :math:`\lambda_p=\theta-(g_p/s_p)A^{-1}a_p` (Wang et al. 2021, Eq. 12), written into
@@ -107,7 +107,7 @@ def closest_point(theta, gap, s, Ainv_a, out):
     return out
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy", inline="always")
 def piece_gradient(gap, s, x_Ainv_a, sigma2):
     r"""The derivative of the piece's value in the weight of an arm :math:`x`,
     :math:`\frac1{2\sigma^2}(g_p/s_p)^2(x^\top A^{-1}a_p)^2` (envelope theorem; Wang et al.

@@ -62,8 +62,8 @@ from ..validation import check_int, check_rng
 from . import stopping as ST
 from .common import RunsResult
 from .glr import (GLRResult, _matvec, _sm_scaled_buf, _sm_scaled_row, check_deltas, check_env,
-                  cholesky_small, ctrack, design_inverse, greedy_arm, quad, quad_row,
-                  run_generator, simulate_runs, spanner, stable_key)
+                  cholesky_small, ctrack, design_inverse, greedy_arm, quad, quad_cols, quad_row,
+                  rows_dot, rows_sub, run_generator, simulate_runs, spanner, stable_key)
 
 __all__ = ["Engine", "EngineType", "CompiledRule", "SamplingRule", "RuleState", "simulate",
            "simulate_runs", "run_generator", "stable_key", "register", "RULES", "RuleEntry",
@@ -76,8 +76,8 @@ SQ_REFRESH = 1024
 
 # slots of the integer scalars ``eng.ii``
 (T, TMAX, NP, SERIAL, MIX, SQOK, HQ, HQOK, KIND, QM, LEN, PMAX, H, ESEL, EFULL, SAMP, NACT,
- TT0, TTW, MEFF, NS, NT, NL, NW, ARM) = range(25)
-N_II = 25
+ TT0, TTW, MEFF, NS, NT, NL, NW, ARM, WS) = range(26)
+N_II = 26
 # what the driving loop returns
 DONE, PAUSED, BAD_ARM = 1, 0, 2
 # slots of the float scalars ``eng.ff``
@@ -130,7 +130,8 @@ class Engine(structref.StructRefProxy):
 FIELDS = ("X", "Z", "true_means", "ii", "ff", "V", "Vinv", "Minv", "S", "theta", "N", "v", "cz",
           "u", "wk", "code", "ph", "pi", "pj", "ps", "pb", "pv", "gap", "sq", "gl", "act", "hq",
           "tkind", "logL", "srule", "ptr", "stop_t", "stop_rec", "stop_N", "blow", "esel",
-          "efull", "fcnt", "fdec", "utab", "wkind", "wtab")
+          "efull", "fcnt", "fdec", "utab", "wkind", "wtab", "Xt", "Zt", "pvt", "ppos", "hlive",
+          "wR", "wa", "wb", "wrk", "stop_ws", "nelimf", "hist")
 structref.define_proxy(Engine, EngineType, list(FIELDS))
 
 
@@ -156,10 +157,12 @@ _attr("logdet", lambda eng: eng.ff[LOGDET])
 @numba.njit(cache=True)
 def _new_engine(X, Z, true_means, ii, ff, V, Vinv, Minv, S, theta, N, v, cz, u, wk, code, ph, pi,
                 pj, ps, pb, pv, gap, sq, gl, act, hq, tkind, logL, srule, ptr, stop_t, stop_rec,
-                stop_N, blow, esel, efull, fcnt, fdec, utab, wkind, wtab):
+                stop_N, blow, esel, efull, fcnt, fdec, utab, wkind, wtab, Xt, Zt, pvt, ppos, hlive,
+                wR, wa, wb, wrk, stop_ws, nelimf, hist):
     return Engine(X, Z, true_means, ii, ff, V, Vinv, Minv, S, theta, N, v, cz, u, wk, code, ph,
                   pi, pj, ps, pb, pv, gap, sq, gl, act, hq, tkind, logL, srule, ptr, stop_t,
-                  stop_rec, stop_N, blow, esel, efull, fcnt, fdec, utab, wkind, wtab)
+                  stop_rec, stop_N, blow, esel, efull, fcnt, fdec, utab, wkind, wtab, Xt, Zt, pvt,
+                  ppos, hlive, wR, wa, wb, wrk, stop_ws, nelimf, hist)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -240,7 +243,7 @@ def _pull(a, y, eng):
     ii[T] += 1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _refresh_inverses(eng):
     r""":math:`V^{-1}` and, with the mixture threshold, :math:`(V+\lambda I)^{-1}` exactly; the
     denominators become stale."""
@@ -282,29 +285,30 @@ def piece_norm(eng, p, Ainv):
 
 
 @numba.njit(cache=True, inline="always")
-def _rank_one_pieces(eng, den):
+def _rank_one_pieces(eng, den, cz_ready):
     r"""Each :math:`s_p\leftarrow s_p-(a_p^\top u)^2/\mathrm{den}` after
     :math:`V^{-1}\leftarrow(V+xx^\top)^{-1}` (``u`` :math:`=V^{-1}x` before the update), in
-    O(Md + P)."""
+    O(Md + P): :math:`a_p^\top u` from :math:`Zu` (``eng.cz``, computed here unless
+    ``cz_ready``), or for the best arm as :math:`z_b^\top u-\sum_iz_{j,i}u_i` term by term."""
     Z, u, sq, ii = eng.Z, eng.u, eng.sq, eng.ii
     M, d = Z.shape
     P = ii[NP]
     if ii[KIND] == Q.KIND_BEST_ARM:
-        # pieces (b, j): w = z_b.u - z_j.u, accumulated term by term
+        # pieces (b, j): w = z_b.u - z_j.u, accumulated term by term (across the items at once)
         b = eng.code[0]
         zb = 0.0
         for i in range(d):
             zb += Z[b, i] * u[i]
+        w = eng.wa
+        rows_sub(eng.Zt, u, M, zb, w)
         pj = eng.pj
         for p in range(P):
-            m = pj[p]
-            w = zb
-            for i in range(d):
-                w -= Z[m, i] * u[i]
-            sq[p] = (sq[p] - w * w / den) * 1.0
+            wp = w[pj[p]]
+            sq[p] = (sq[p] - wp * wp / den) * 1.0
         return
     c = eng.cz
-    _matvec_rows(Z, u, c)
+    if not cz_ready:
+        rows_dot(eng.Zt, u, M, c)
     for p in range(P):
         w = piece_dot(eng, p, c)
         sq[p] = sq[p] - w * w / den
@@ -324,10 +328,12 @@ def _matvec_rows(A, x, out):
 @numba.njit(cache=True, inline="always")
 def _rank_one_halfspaces(eng, den):
     """Every half-space's denominator after the Sherman--Morrison step (full elimination,
-    LinGIFA), in O(Md + H)."""
+    LinGIFA), in O(Md + H), from :math:`Zu` (computed here into ``eng.cz``). For the best-arm and
+    top-m queries the pair :math:`\\{i,j\\}` is kept at ``hq[i M + j]``, ``i < j`` only (the
+    other triangle is not maintained: read :func:`hq_index`)."""
     Z, hq, c = eng.Z, eng.hq, eng.cz
     M = Z.shape[0]
-    _matvec_rows(Z, eng.u, c)
+    rows_dot(eng.Zt, eng.u, M, c)
     if eng.ii[KIND] == Q.KIND_THRESHOLDING:
         for k in range(M):
             s = hq[2 * k] - c[k] * c[k] / den
@@ -335,11 +341,18 @@ def _rank_one_halfspaces(eng, den):
             hq[2 * k + 1] = s
     else:
         for i in range(M):
+            ci = c[i]
+            row = i * M
             for j in range(i + 1, M):
-                w = c[i] - c[j]
-                s = hq[i * M + j] - w * w / den
-                hq[i * M + j] = s
-                hq[j * M + i] = s
+                w = ci - c[j]
+                hq[row + j] = hq[row + j] - w * w / den
+
+
+@numba.njit(cache=True, inline="always")
+def hq_index(i, j, M):
+    """Where the denominator of the half-space ``(i, j)`` (best arm, top-m) is kept in
+    ``eng.hq``: the pair's upper-triangle entry."""
+    return i * M + j if i < j else j * M + i
 
 
 @numba.njit(cache=True)
@@ -358,6 +371,7 @@ def _halfspace_norms(eng):
                 s += Z[k, r] * W[k, r]
             hq[2 * k] = s
             hq[2 * k + 1] = s
+        eng.ii[HQOK] = 1
         return
     G = np.empty((M, M))
     for i in range(M):
@@ -377,9 +391,10 @@ def _halfspace_norms(eng):
 
 
 @numba.njit(cache=True, inline="always")
-def _set_piece(Z, ph, pi, pj, ps, pb, act, pv, p, h, i, j, sg, b):
-    r"""Piece ``p``: half-space ``h``, normal :math:`\mathrm{sg}(z_i-z_j)` (``pv[p]``), offset
-    ``b`` (the decoding of :func:`bai.queries.halfspace`, without its divisions)."""
+def _set_piece(Z, ph, pi, pj, ps, pb, act, pv, pvt, p, h, i, j, sg, b):
+    r"""Piece ``p``: half-space ``h``, normal :math:`\mathrm{sg}(z_i-z_j)` (``pv[p]``, and
+    ``pvt[:, p]``), offset ``b`` (the decoding of :func:`bai.queries.halfspace`, without its
+    divisions)."""
     ph[p] = h
     pi[p] = i
     pj[p] = j
@@ -388,7 +403,9 @@ def _set_piece(Z, ph, pi, pj, ps, pb, act, pv, p, h, i, j, sg, b):
     act[p] = 1
     for r in range(Z.shape[1]):
         zj = Z[j, r] if j >= 0 else 0.0
-        pv[p, r] = sg * (Z[i, r] - zj)
+        a = sg * (Z[i, r] - zj)
+        pv[p, r] = a
+        pvt[r, p] = a
 
 
 @numba.njit(cache=True)
@@ -398,33 +415,42 @@ def _rebuild_pieces(eng):
     ii = eng.ii
     kind, x, M = ii[KIND], eng.ff[QX], eng.Z.shape[0]
     code = eng.code
-    Z, ph, pi, pj, ps, pb, act, pv = (eng.Z, eng.ph, eng.pi, eng.pj, eng.ps, eng.pb, eng.act,
-                                      eng.pv)
+    Z, ph, pi, pj, ps, pb, act, pv, pvt = (eng.Z, eng.ph, eng.pi, eng.pj, eng.ps, eng.pb,
+                                           eng.act, eng.pv, eng.pvt)
+    pos = eng.ppos
     P = 0
     if kind == Q.KIND_BEST_ARM:
         b = code[0]
         for j in range(M):
             if j != b:
-                _set_piece(Z, ph, pi, pj, ps, pb, act, pv, P, b * M + j, b, j, 1.0, -x)
+                _set_piece(Z, ph, pi, pj, ps, pb, act, pv, pvt, P, b * M + j, b, j, 1.0, -x)
+                pos[j] = -1 - P
                 P += 1
+        pos[b] = 0
     elif kind == Q.KIND_TOP_M:
         m = ii[QM]
         member = np.zeros(M, dtype=np.bool_)
         for q in range(m):
             member[code[q]] = True
+            pos[code[q]] = q
+        r = 0
+        for j in range(M):
+            if not member[j]:
+                pos[j] = -1 - r
+                r += 1
         for q in range(m):
             i = code[q]
             for j in range(M):
                 if not member[j]:
-                    _set_piece(Z, ph, pi, pj, ps, pb, act, pv, P, i * M + j, i, j, 1.0,
+                    _set_piece(Z, ph, pi, pj, ps, pb, act, pv, pvt, P, i * M + j, i, j, 1.0,
                                0.0)
                     P += 1
     else:
         for k in range(M):
             if code[k] == 1:
-                _set_piece(Z, ph, pi, pj, ps, pb, act, pv, P, 2 * k, k, -1, 1.0, x)
+                _set_piece(Z, ph, pi, pj, ps, pb, act, pv, pvt, P, 2 * k, k, -1, 1.0, x)
             else:
-                _set_piece(Z, ph, pi, pj, ps, pb, act, pv, P, 2 * k + 1, k, -1, -1.0, -x)
+                _set_piece(Z, ph, pi, pj, ps, pb, act, pv, pvt, P, 2 * k + 1, k, -1, -1.0, -x)
             P += 1
     ii[NP] = P
     ii[SERIAL] += 1
@@ -434,42 +460,38 @@ def _rebuild_pieces(eng):
 @numba.njit(cache=True, inline="always")
 def _estimate(eng):
     r""":math:`\hat\theta=V^{-1}S`, the values, the empirical answer (its pieces rebuilt when it
-    changes), the pieces' denominators, gaps and GLR, and the GLR statistic (their minimum)."""
+    changes), the pieces' denominators, gaps and GLR, and the GLR statistic (their minimum).
+
+    Each piece's denominator :math:`s_p=\|a_p\|^2_{V^{-1}}` is computed one way whatever the
+    stopping rules of the run: :math:`a_p^\top V^{-1}a_p` (:func:`bai.algorithms.glr.quad_cols`)
+    when the answer changes, after a refresh and every ``SQ_REFRESH`` pulls, the rank-one update
+    otherwise; the half-spaces' denominators ``hq`` (full elimination, LinGIFA) are kept apart
+    and never enter a piece."""
     ii, ff = eng.ii, eng.ff
     Z, v, theta = eng.Z, eng.v, eng.theta
     M, d = Z.shape
     _matvec(eng.Vinv, eng.S, theta)
     kind, m, x = ii[KIND], ii[QM], ff[QX]
+    rows_dot(eng.Zt, theta, M, v)
     if kind == Q.KIND_BEST_ARM:
-        # the values and their first maximiser in one pass
+        # the first maximiser of the values
         b = 0
         for i in range(M):
-            r = 0.0
-            for j in range(d):
-                r += Z[i, j] * theta[j]
-            v[i] = r
-            if r > v[b]:
+            if v[i] > v[b]:
                 b = i
         if ii[NP] == 0 or b != eng.code[0]:
             eng.code[0] = b
             _rebuild_pieces(eng)
     else:
-        _matvec_rows(Z, theta, v)
         if ii[NP] == 0 or not Q.is_answer(kind, m, x, v, eng.code):
             Q.answer_code(kind, m, x, v, eng.code)
             _rebuild_pieces(eng)
     P = ii[NP]
     sq = eng.sq
-    if ii[HQ]:
-        if not ii[HQOK]:
-            _halfspace_norms(eng)
-        for p in range(P):
-            sq[p] = eng.hq[eng.ph[p]]
-        ii[SQOK] = 1
-    elif not ii[SQOK]:
-        Vinv, pv = eng.Vinv, eng.pv
-        for p in range(P):
-            sq[p] = quad_row(Vinv, pv, p)
+    if ii[HQ] and not ii[HQOK]:
+        _halfspace_norms(eng)
+    if not ii[SQOK]:
+        quad_cols(eng.Vinv, eng.pvt, P, eng.wR, sq)
         ii[SQOK] = 1
     sigma2 = ff[SIGMA2]
     stat = np.inf
@@ -504,6 +526,7 @@ def _estimate(eng):
 def _record(eng, s, j, k, code):
     """Stopping rule ``s``, threshold ``j``, the ``k``-th delta stops now with answer ``code``."""
     eng.stop_t[s, j, k] = eng.ii[T]
+    eng.stop_ws[s, j, k] = eng.ii[WS]
     for q in range(code.shape[0]):
         eng.stop_rec[s, j, k, q] = code[q]
     for a in range(eng.N.shape[0]):
@@ -526,19 +549,33 @@ def _check_llr(eng, s, nT, nL, t):
 @numba.njit(cache=True, inline="always")
 def _update_selective(eng, nT, nL, t):
     """Selective elimination: the pieces of the empirical answer whose GLR crosses the threshold
-    are eliminated (levels ``esel[j, h]``); returns True when a level changed."""
+    are eliminated (levels ``esel[j, h]``); returns True when a level changed. Its work (the
+    pieces it tests, those not yet eliminated at each delta) is added to the cells of the
+    selective stopping rules that have not stopped."""
     changed = False
     P = eng.ii[NP]
+    hist, nS = eng.hist, eng.ii[NS]
     for j in range(nT):
+        for e in range(nL + 1):
+            hist[e] = 0
         for p in range(P):
             h = eng.ph[p]
             e = eng.esel[j, h]
+            hist[e] += 1
             if e >= nL:
                 continue
             e2 = _advance(eng, j, e, eng.gl[p], t, nL)
             if e2 > e:
                 eng.esel[j, h] = e2
                 changed = True
+        for s in range(nS):
+            if eng.srule[s] != SR_SEL:
+                continue
+            live = 0
+            for k in range(nL):
+                live += hist[k]                  # pieces with level <= k: not eliminated at k
+                if k >= eng.ptr[s, j]:
+                    eng.wrk[s, j, k] += live
     return changed
 
 
@@ -581,47 +618,115 @@ def _certify(eng, j, h, e_old, e_new):
             eng.fdec[j, lev] += 1
 
 
+@numba.njit(cache=True, error_model="numpy")
+def _full_eliminate(eng, nT, nL, t, h, glr):
+    """Half-space ``h`` with GLR ``glr`` at every threshold where it is not yet eliminated: its
+    new levels (:func:`_advance`), their certificates, the count of eliminated half-spaces per
+    level, and ``hlive[h] = 0`` once it is eliminated everywhere; True when a level moved
+    (called only when ``glr`` exceeds a cached lower bound of a threshold)."""
+    changed = False
+    live = False
+    efull = eng.efull
+    for j in range(nT):
+        e = efull[j, h]
+        if e >= nL:
+            continue
+        e2 = _advance(eng, j, e, glr, t, nL)
+        if e2 > e:
+            _certify(eng, j, h, e, e2)
+            efull[j, h] = e2
+            for lev in range(e, e2):
+                eng.nelimf[j, lev] += 1
+            changed = True
+        if e2 < nL:
+            live = True
+    if not live:
+        eng.hlive[h] = 0
+    return changed
+
+
+@numba.njit(cache=True, inline="always")
+def _full_due(efull, blow, nT, nL, h, glr):
+    """Whether ``glr`` exceeds the cached lower bound of the threshold at some level where
+    half-space ``h`` is not yet eliminated (else nothing can move: :func:`_advance`'s first
+    test)."""
+    for j in range(nT):
+        e = efull[j, h]
+        if e < nL and glr > blow[j, e]:
+            return True
+    return False
+
+
 @numba.njit(cache=True, inline="always")
 def _update_full(eng, nT, nL, t):
     """Full elimination: every half-space of the query is tested; returns True when a level
-    changed."""
+    changed. A half-space that is a piece of the empirical answer is tested on that piece's GLR
+    (``eng.gl``, the one the other stopping rules read); the others on
+    :func:`bai.queries.piece_glr` of their gap and ``eng.hq``. Only the half-spaces not yet
+    eliminated at every threshold and delta (``eng.hlive``) with a positive gap are tested (a
+    GLR of 0 eliminates nothing); the order of the tests does not matter (a threshold is
+    non-decreasing in t, so a half-space is eliminated at delta k exactly when its GLR exceeds
+    beta(t, delta_k))."""
     changed = False
-    ii, v, hq = eng.ii, eng.v, eng.hq
+    ii, v, hq, gl, live = eng.ii, eng.v, eng.hq, eng.gl, eng.hlive
+    efull, blow = eng.efull, eng.blow
     kind, x = ii[KIND], eng.ff[QX]
     M = eng.Z.shape[0]
     sigma2 = eng.ff[SIGMA2]
+    if kind == Q.KIND_THRESHOLDING:
+        # the piece of item k is p = k (one per item, bai.queries.piece_halfspaces); the other
+        # side of the item has the opposite gap, never positive when the piece's is
+        for h in range(2 * M):
+            if not live[h]:
+                continue
+            g = Q.halfspace_gap(kind, x, v, h)
+            if g <= 0.0:
+                continue
+            val = gl[h // 2]
+            if _full_due(efull, blow, nT, nL, h, val):
+                if _full_eliminate(eng, nT, nL, t, h, val):
+                    changed = True
+        return changed
     b = -x if kind == Q.KIND_BEST_ARM else 0.0
+    # the pieces of the empirical answer, on their own GLR
+    ph, gap = eng.ph, eng.gap
+    for p in range(ii[NP]):
+        h = ph[p]
+        if live[h] and gap[p] > 0.0 and _full_due(efull, blow, nT, nL, h, gl[p]):
+            if _full_eliminate(eng, nT, nL, t, h, gl[p]):
+                changed = True
+    # the other half-spaces, pair by pair: every GLR of a row at once (the loop vectorises),
+    # then the exact test where a GLR exceeds the smallest cached lower bound of a threshold
+    bfl = np.inf
     for j in range(nT):
-        if kind == Q.KIND_THRESHOLDING:
-            for h in range(2 * M):
-                e = eng.efull[j, h]
-                if e >= nL:
-                    continue
-                g = Q.halfspace_gap(kind, x, v, h)
-                if g <= 0.0:
-                    continue
-                e2 = _advance(eng, j, e, Q.piece_glr(g, hq[h], sigma2), t, nL)
-                if e2 > e:
-                    _certify(eng, j, h, e, e2)
-                    eng.efull[j, h] = e2
-                    changed = True
-            continue
-        for i in range(M):
-            for jj in range(M):
-                if i == jj:
-                    continue
-                h = i * M + jj
-                e = eng.efull[j, h]
-                if e >= nL:
-                    continue
-                g = (v[i] - v[jj]) - b
-                if g <= 0.0:
-                    continue
-                e2 = _advance(eng, j, e, Q.piece_glr(g, hq[h], sigma2), t, nL)
-                if e2 > e:
-                    _certify(eng, j, h, e, e2)
-                    eng.efull[j, h] = e2
-                    changed = True
+        for e in range(nL):
+            if blow[j, e] < bfl:
+                bfl = blow[j, e]
+    pos, fa, fb = eng.ppos, eng.wa, eng.wb
+    for i in range(M):
+        vi = v[i]
+        row = i * M
+        for k in range(i + 1, M):
+            sk = hq[row + k]
+            g1 = (vi - v[k]) - b                 # i beats k
+            g2 = (v[k] - vi) - b                 # k beats i
+            den = 2.0 * sigma2 * sk              # bai.queries.piece_glr, both directions
+            f1 = g1 * g1 / den if sk > 0.0 else np.inf
+            f2 = g2 * g2 / den if sk > 0.0 else np.inf
+            fa[k] = f1 if g1 > 0.0 and live[row + k] else -np.inf
+            fb[k] = f2 if g2 > 0.0 and live[k * M + i] else -np.inf
+        pi_ = pos[i]
+        for k in range(i + 1, M):
+            if fa[k] > bfl and not (pi_ >= 0 and pos[k] < 0):
+                h = row + k
+                if _full_due(efull, blow, nT, nL, h, fa[k]):
+                    if _full_eliminate(eng, nT, nL, t, h, fa[k]):
+                        changed = True
+            if fb[k] > bfl and not (pos[k] >= 0 and pi_ < 0):
+                h = k * M + i
+                if _full_due(efull, blow, nT, nL, h, fb[k]):
+                    if _full_eliminate(eng, nT, nL, t, h, fb[k]):
+                        changed = True
     return changed
 
 
@@ -688,12 +793,31 @@ def _update_active(eng):
 
 
 @numba.njit(cache=True, inline="always")
+def _count_work(eng, nS, nT, nL):
+    """The minimisations each stopping rule performs at this step, added to ``eng.wrk`` for its
+    cells not yet stopped: the LLR test one per piece of the empirical answer; full elimination
+    one per half-space not yet eliminated at that delta (selective elimination is counted by
+    :func:`_update_selective`)."""
+    P = eng.ii[NP]
+    nH = 2 * eng.Z.shape[0] if eng.ii[KIND] == Q.KIND_THRESHOLDING else \
+        eng.Z.shape[0] * (eng.Z.shape[0] - 1)
+    for s in range(nS):
+        r = eng.srule[s]
+        if r == SR_SEL:
+            continue
+        for j in range(nT):
+            for k in range(eng.ptr[s, j], nL):
+                eng.wrk[s, j, k] += P if r == SR_LLR else nH - eng.nelimf[j, k]
+
+
+@numba.njit(cache=True, inline="always")
 def _check_all(eng):
     """Every stopping rule at the current step; True when all have stopped or the cap is
     reached."""
     ii = eng.ii
     t = ii[T]
     nS, nT, nL = ii[NS], ii[NT], ii[NL]
+    _count_work(eng, nS, nT, nL)
     if ii[ESEL]:
         _update_selective(eng, nT, nL, t)
     if ii[EFULL]:
@@ -716,7 +840,7 @@ def _check_all(eng):
     return done or t >= ii[TMAX]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _estimate_and_check(eng):
     """:func:`_estimate` then :func:`_check_all` (compiled once, for :func:`observe` and the
     initial pulls)."""
@@ -724,7 +848,7 @@ def _estimate_and_check(eng):
     return _check_all(eng)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def observe(a, y, eng):
     r"""Pull arm ``a`` with reward ``y``: update the state (module docstring) and check every
     stopping rule. Returns True when every (stopping rule, threshold, delta) has stopped or the
@@ -741,15 +865,16 @@ def observe(a, y, eng):
             ii[SQOK] = 0
             ii[HQOK] = 0
         else:
-            if ii[HQ]:
-                if ii[HQOK]:
-                    _rank_one_halfspaces(eng, den)
-            elif ii[SQOK]:
-                _rank_one_pieces(eng, den)
+            cz_ready = False
+            if ii[HQ] and ii[HQOK]:
+                _rank_one_halfspaces(eng, den)
+                cz_ready = True
+            if ii[SQOK]:
+                _rank_one_pieces(eng, den, cz_ready)
     return _estimate_and_check(eng)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _initial_pulls(eng, arms, rng):
     """The initial pulls (one of each arm of ``arms``, in order, noise from ``rng``: the spanner,
     or every arm with ``initial="all"``), then :math:`V^{-1}` exactly (:func:`_init_pulls` adds
@@ -768,7 +893,7 @@ def _init_pulls(eng, arms, rng) -> bool:
     return bool(_estimate_and_check(eng))
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def step(a, eng, rng):
     """One pull of arm ``a`` (the plain-Python rules' step): the reward from ``rng``, then
     :func:`observe`. Returns :func:`observe`'s flag."""
@@ -866,7 +991,7 @@ def closest_piece(eng):
     return bp
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _alt_values(act, gap, P, sq, F, sigma2):
     for p in range(P):
         if not act[p]:
@@ -879,7 +1004,7 @@ def _alt_values(act, gap, P, sq, F, sigma2):
     return True
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def alt_values(eng, sq, F, sigma2):
     r""":math:`f_p=g_p^2/(2\sigma^2 s_p)` of every active piece into ``F`` (``inf`` for the
     inactive ones), from the denominators ``sq`` (under any :math:`A^{-1}`). Returns False when
@@ -887,9 +1012,9 @@ def alt_values(eng, sq, F, sigma2):
     return _alt_values(eng.act, eng.gap, eng.ii[NP], sq, F, sigma2)
 
 
-@numba.njit(cache=True)
-def _alt_grad(X, pv, g, p, Ainv, sigma2, grad, u):
-    d = X.shape[1]
+@numba.njit(cache=True, error_model="numpy")
+def _alt_grad(Xt, pv, g, p, Ainv, sigma2, grad, u):
+    d = Xt.shape[0]
     s = 0.0
     for i in range(d):
         r = 0.0
@@ -897,49 +1022,63 @@ def _alt_grad(X, pv, g, p, Ainv, sigma2, grad, u):
             r += Ainv[i, j] * pv[p, j]
         u[i] = r
         s += pv[p, i] * r
-    for k in range(X.shape[0]):
-        xu = 0.0
-        for i in range(d):
-            xu += X[k, i] * u[i]
-        grad[k] = Q.piece_gradient(g, s, xu, sigma2)
+    _grad_from(Xt, g, s, u, sigma2, grad)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
+def _grad_from(Xt, g, s, u, sigma2, grad):
+    """:func:`bai.queries.piece_gradient` for every arm into ``grad``, from the piece's gap,
+    denominator and :math:`A^{-1}a_p` (``u``); every :math:`x_k^\top A^{-1}a_p` summed as a loop
+    over the arm's coordinates would (bit for bit), the arms at once."""
+    K = Xt.shape[1]
+    rows_dot(Xt, u, K, grad)
+    for k in range(K):
+        grad[k] = Q.piece_gradient(g, s, grad[k], sigma2)
+
+
+@numba.njit(cache=True, error_model="numpy")
 def alt_grad(eng, p, Ainv, sigma2, grad, y, u):
     r"""The gradient in the weights of piece ``p``'s value under :math:`A(w)^{-1}=` ``Ainv``
     (:func:`bai.queries.piece_gradient` for every arm) into ``grad``; O(Kd + d²) (``y``: a
     work vector, unused but kept for the signature; ``u`` receives :math:`A^{-1}a_p`)."""
-    _alt_grad(eng.X, eng.pv, eng.gap[p], p, Ainv, sigma2, grad, u)
+    _alt_grad(eng.Xt, eng.pv, eng.gap[p], p, Ainv, sigma2, grad, u)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def plugin_design(eng, n_iter):
     r"""The plug-in optimal allocation at :math:`\hat\theta`,
     :math:`\arg\max_w\min_pf_p(w)` over the active pieces, by ``n_iter`` Frank--Wolfe steps
     from the uniform design (step :math:`2/(k+3)`; the update of Lazy TaS's code): the arm
     maximising the gradient of the currently closest piece. :math:`A(w)^{-1}` by
     Sherman--Morrison, recomputed every 64 steps. The uniform design when some active gap is
-    not positive."""
-    X, act, gap, pv = eng.X, eng.act, eng.gap, eng.pv
+    not positive. Every piece's denominator at once (:func:`bai.algorithms.glr.quad_cols`),
+    which also gives the closest piece's :math:`A^{-1}a_p`; adds ``n_iter`` times the active
+    pieces to the sampling work ``eng.ii[WS]``."""
+    X, act, gap, pvt = eng.X, eng.act, eng.gap, eng.pvt
     K, d = X.shape
     P = eng.ii[NP]
     w = np.full(K, 1.0 / K)
+    n_act = 0
     for p in range(P):
-        if act[p] and gap[p] <= 0.0:
-            return w
+        if act[p]:
+            n_act += 1
+            if gap[p] <= 0.0:
+                return w
     F = np.empty(P)
     sq = np.empty(P)
+    R = np.empty((d, P))
     grad = np.empty(K)
     u = np.empty(d)
     Ainv = design_inverse(X, w)
     for k in range(n_iter):
         if k % 64 == 63:
             Ainv = design_inverse(X, w)
-        for p in range(P):
-            sq[p] = quad_row(Ainv, pv, p) if act[p] else 1.0
+        quad_cols(Ainv, pvt, P, R, sq)          # (an inactive piece's is not read)
         _alt_values(act, gap, P, sq, F, 1.0)
         j = int(np.argmin(F))
-        _alt_grad(X, pv, gap[j], j, Ainv, 1.0, grad, u)
+        for r in range(d):
+            u[r] = R[r, j]
+        _grad_from(eng.Xt, gap[j], sq[j], u, 1.0, grad)
         i = int(np.argmax(grad))
         gam = 2.0 / (k + 3.0)
         for q in range(K):
@@ -949,6 +1088,7 @@ def plugin_design(eng, n_iter):
         for p in range(d):
             for q in range(d):
                 Ainv[p, q] /= 1.0 - gam
+    eng.ii[WS] += n_iter * n_act
     return w
 
 
@@ -1253,7 +1393,9 @@ class _Run:
         srule = np.array([_SR[s] for s in stoppings], dtype=np.int64)
         esel = "selective" in stoppings or samp == 1
         efull = "full" in stoppings or samp == 2
-        hq = efull or needs_halfspaces
+        # every half-space's denominator: full elimination's (best arm, top-m; thresholding's
+        # half-spaces are its pieces) and a rule's that reads them
+        hq = (efull and kind != Q.KIND_THRESHOLDING) or needs_halfspaces
         ii = np.zeros(N_II, dtype=np.int64)
         ii[TMAX], ii[MIX], ii[HQ] = max_samples, int(mix), int(hq)
         ii[KIND], ii[QM], ii[LEN], ii[PMAX], ii[H] = kind, m, L, Pmax, Hn
@@ -1293,7 +1435,15 @@ class _Run:
             fcnt=np.zeros((nT, nL, M if efull else 0), dtype=np.int64),
             fdec=np.zeros((nT, nL if efull else 0), dtype=np.int64),
             utab=np.zeros((nT, nL, W)), wkind=np.array(wkinds, dtype=np.int64),
-            wtab=np.zeros((len(wkinds), W)))
+            wtab=np.zeros((len(wkinds), W)),
+            Xt=np.ascontiguousarray(X.T), Zt=np.ascontiguousarray(Z.T), pvt=np.zeros((d, Pmax)),
+            ppos=np.zeros(M, dtype=np.int64),
+            hlive=_live_halfspaces(kind, M) if efull else np.zeros(0, dtype=np.uint8),
+            wR=np.zeros((d, max(K, M, Pmax))), wa=np.zeros(max(K, M, Pmax)),
+            wb=np.zeros(max(K, M, Pmax)), wrk=np.zeros((nS, nT, nL), dtype=np.int64),
+            stop_ws=np.zeros((nS, nT, nL), dtype=np.int64),
+            nelimf=np.zeros((nT, nL if efull else 0), dtype=np.int64),
+            hist=np.zeros(nL + 1, dtype=np.int64))
         self.arrays = a
         if user:
             self._fill_tables(int(ii[TT0]))
@@ -1518,14 +1668,18 @@ def simulate(rule, env, rng, *, query=None, deltas=(0.1,), threshold="heuristic"
         a = run.arrays
         stop_t, stop_rec = a["stop_t"][:, :, inv], a["stop_rec"][:, :, inv]
         stop_N = a["stop_N"][:, :, inv]
+        work_stop, work_samp = _work(a)
         samples = np.full((nT, nL), run.t, dtype=np.int64)
         final = a["N"].copy()
         extra = {"initial_arms": run.init_arms, "c": run.c, "final_counts": final,
-                 "logdet": float(a["ff"][LOGDET]), **info}
+                 "logdet": float(a["ff"][LOGDET]), **info,
+                 "work_stopping": work_stop[:, :, inv], "work_sampling": work_samp[:, :, inv]}
     else:
         stop_t = np.zeros((nS, nT, nL), dtype=np.int64)
         stop_rec = np.zeros((nS, nT, nL, L), dtype=np.int64)
         stop_N = np.zeros((nS, nT, nL, K), dtype=np.int64)
+        work_stop = np.zeros((nS, nT, nL), dtype=np.int64)
+        work_samp = np.zeros((nS, nT, nL), dtype=np.int64)
         samples = np.zeros((nT, nL), dtype=np.int64)
         last = None
         extra = {"wall_time": 0.0, "trajectories": nT * nL}
@@ -1539,15 +1693,35 @@ def simulate(rule, env, rng, *, query=None, deltas=(0.1,), threshold="heuristic"
                 stop_t[:, j, k] = a["stop_t"][:, 0, 0]
                 stop_rec[:, j, k] = a["stop_rec"][:, 0, 0]
                 stop_N[:, j, k] = a["stop_N"][:, 0, 0]
+                ws, wa = _work(a)
+                work_stop[:, j, k], work_samp[:, j, k] = ws[:, 0, 0], wa[:, 0, 0]
                 samples[j, k] = run.t
                 extra["wall_time"] += info.pop("wall_time")
                 extra.update(info)
                 last = g
         rng.bit_generator.state = last.bit_generator.state
-        extra.update(initial_arms=run.init_arms, c=run.c, final_counts=a["N"].copy())
+        extra.update(initial_arms=run.init_arms, c=run.c, final_counts=a["N"].copy(),
+                     work_stopping=work_stop, work_sampling=work_samp)
     return _result(rule.name, env, query, deltas, thresholds, stoppings, axis, stop_t, stop_rec,
                    stop_N, samples, extra,
                    rule.result_cls if isinstance(rule, CompiledRule) else GLRResult)
+
+
+def _live_halfspaces(kind, M) -> np.ndarray:
+    """Full elimination's half-spaces not yet eliminated: all but the pairs (i, i)."""
+    live = np.ones(Q.n_halfspaces(kind, M), dtype=np.uint8)
+    if kind != Q.KIND_THRESHOLDING:
+        live[np.arange(M) * (M + 1)] = 0
+    return live
+
+
+def _work(a) -> tuple:
+    """``(stopping, sampling)`` work of a run's cells ``(nS, nT, nL)`` (sorted deltas): the
+    minimisations each stopping rule performed until it stopped (or the end of the run), and
+    the pieces the sampling rule evaluated until then (``eng.ii[WS]`` at the stop)."""
+    samp = a["stop_ws"].copy()
+    samp[a["stop_rec"][..., 0] < 0] = a["ii"][WS]
+    return a["wrk"].copy(), samp
 
 
 def check_regularization(regularization, arg: str = "regularization") -> float:
@@ -1599,6 +1773,8 @@ def _result(name, env, query, deltas, thresholds, stoppings, axis, stop_t, stop_
     correct = _corrects(env, query, stop_rec)
     rec = stop_rec[..., 0] if query.kind == Q.KIND_BEST_ARM else stop_rec
     sel = (lambda x: x) if axis else (lambda x: x[0])
+    for key in ("work_stopping", "work_sampling"):
+        info[key] = sel(info[key])
     first = (0, 0, 0)
     counts = stop_N[first] if stopped[first] else info["final_counts"]
     return result_cls(

@@ -41,7 +41,8 @@ import numpy as np
 
 from . import engine as E
 from .. import queries as Q
-from .glr import GLRResult, _sm_scaled_row, design_inverse, quad_row, rule_doc, simulate_runs
+from .glr import (GLRResult, _sm_scaled_row, design_inverse, quad_cols, rows_dot, rows_sub,
+                  rule_doc, simulate_runs)
 
 __all__ = ["FWSResult", "fws", "fws_runs", "solve_matrix_game"]
 
@@ -51,7 +52,7 @@ class FWSResult(GLRResult):
     """One run of Frank--Wolfe Sampling (``info["lp_steps"]``: steps that solved the LP)."""
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def solve_matrix_game(P):
     r"""An optimal mixed strategy :math:`z\in\Delta_K` of the maximiser of the zero-sum game
     :math:`\max_z\min_j(Pz)_j` (``P`` of shape ``(m, K)``), exactly, by the simplex method
@@ -118,9 +119,9 @@ def _is_square(q):
     return s * s == q
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _choose_arm(eng, rs, rng):
-    xw, F, G, cnt, Ainv, fsq, fser, z, y, u, c = rs
+    xw, F, G, cnt, Ainv, fsq, fser, z, y, u, c, R = rs
     X, N = eng.X, eng.N
     K = X.shape[0]
     P = eng.n_pieces
@@ -130,11 +131,10 @@ def _choose_arm(eng, rs, rng):
     uniform = _is_square(t // K)
     if not uniform:
         if fser[0] != eng.answer:     # the denominators s_p of this answer, under A(x)^{-1}
-            pv = eng.pv
-            for p in range(P):
-                fsq[p] = quad_row(Ainv, pv, p)
+            quad_cols(Ainv, eng.pvt, P, R, fsq)
             fser[0] = eng.answer
         uniform = not E.alt_values(eng, fsq, F, sigma2)
+        eng.ii[E.WS] += eng.ii[E.NACT] if eng.ii[E.SAMP] else P
     if uniform:
         for k in range(K):
             z[k] = 1.0 / K
@@ -184,23 +184,19 @@ def _choose_arm(eng, rs, rng):
             Z = eng.Z
             d = Z.shape[1]
             ps, pi, pj = eng.ps, eng.pi, eng.pj
+            Zt = eng.Zt
+            M = Z.shape[0]
             if eng.ii[E.KIND] == Q.KIND_BEST_ARM:   # pieces (b, j): w = z_b.u - z_j.u termwise
                 b = eng.code[0]
                 zb = 0.0
                 for i in range(d):
                     zb += Z[b, i] * u[i]
+                rows_sub(Zt, u, M, zb, c)           # every item's w at once (the same terms)
                 for p in range(P):
-                    m = pj[p]
-                    w = zb
-                    for i in range(d):
-                        w -= Z[m, i] * u[i]
+                    w = c[pj[p]]
                     fsq[p] = (fsq[p] - rt * w * w / den) * sc
             else:
-                for m in range(Z.shape[0]):
-                    acc = 0.0
-                    for i in range(d):
-                        acc += Z[m, i] * u[i]
-                    c[m] = acc
+                rows_dot(Zt, u, M, c)
                 for p in range(P):
                     w = ps[p] * (c[pi[p]] - (c[pj[p]] if pj[p] >= 0 else 0.0))
                     fsq[p] = (fsq[p] - rt * w * w / den) * sc
@@ -220,7 +216,8 @@ def _init(env, state):
     w0 = np.full(K, 1.0 / K)
     return (w0, np.empty(Pm), np.zeros((Pm, K)), np.zeros(1, dtype=np.int64),
             design_inverse(np.ascontiguousarray(env.X, dtype=float), w0), np.empty(Pm),
-            np.full(1, -1, dtype=np.int64), np.empty(K), np.empty(d), np.empty(d), np.empty(M))
+            np.full(1, -1, dtype=np.int64), np.empty(K), np.empty(d), np.empty(d), np.empty(M),
+            np.empty((d, Pm)))
 
 
 def _info(rs) -> dict:

@@ -91,7 +91,8 @@ from .common import RunResult, RunsResult
 __all__ = ["THRESHOLDS", "MIXTURE_U", "t_star", "kl_bernoulli", "expected_time_lower_bound",
            "threshold_value", "glr_statistic", "spanner", "GLRResult", "simulate_runs",
            "runs_table", "check_env", "check_deltas", "check_thresholds", "stable_key",
-           "run_generator", "sm_update", "quad", "quad_row", "ctrack", "greedy_arm", "greedy_arm_buf",
+           "run_generator", "sm_update", "quad", "quad_row", "quad_cols", "rows_dot", "rows_sub", "ctrack",
+           "greedy_arm", "greedy_arm_buf", "greedy_arm_t",
            "design_inverse",
            "inv_small", "cholesky_small"]
 
@@ -225,6 +226,78 @@ def quad_row(Ainv, Y, p):
     return s
 
 
+@numba.njit(cache=True, error_model="numpy")
+def quad_cols(Ainv, Yt, n, R, out):
+    r"""``out[p]`` :math:`=y_p^\top A^{-1}y_p` for the columns ``p < n`` of ``Yt`` (``(d, >= n)``,
+    :math:`y_p` = ``Yt[:, p]``), and ``R[:, p]`` :math:`=A^{-1}y_p`: the arithmetic of
+    :func:`quad_row` (each sum from 0 in the same order), so every value equals
+    ``quad_row(Ainv, Y, p)`` bit for bit, with the loops running across the columns (they
+    vectorise; a loop over rows that sums along each row cannot)."""
+    d = Ainv.shape[0]
+    d4 = d - d % 4
+    for i in range(d):
+        for p in range(n):
+            R[i, p] = 0.0
+        for k in range(0, d4, 4):               # four terms per pass, added in order
+            a0, a1, a2, a3 = Ainv[i, k], Ainv[i, k + 1], Ainv[i, k + 2], Ainv[i, k + 3]
+            for p in range(n):
+                R[i, p] = (((R[i, p] + a0 * Yt[k, p]) + a1 * Yt[k + 1, p])
+                           + a2 * Yt[k + 2, p]) + a3 * Yt[k + 3, p]
+        for k in range(d4, d):
+            a = Ainv[i, k]
+            for p in range(n):
+                R[i, p] += a * Yt[k, p]
+    for p in range(n):
+        out[p] = 0.0
+    for i in range(0, d4, 4):
+        for p in range(n):
+            out[p] = (((out[p] + Yt[i, p] * R[i, p]) + Yt[i + 1, p] * R[i + 1, p])
+                      + Yt[i + 2, p] * R[i + 2, p]) + Yt[i + 3, p] * R[i + 3, p]
+    for i in range(d4, d):
+        for p in range(n):
+            out[p] += Yt[i, p] * R[i, p]
+
+
+@numba.njit(cache=True, error_model="numpy")
+def rows_dot(Yt, x, n, out):
+    r"""``out[p]`` :math:`=y_p^\top x` for the columns ``p < n`` of ``Yt`` (``(d, >= n)``): the
+    sum from 0 in the order of the coordinates, as a loop over the rows of ``Y`` computes it
+    (bit for bit), running across the columns."""
+    d = Yt.shape[0]
+    d4 = d - d % 4
+    for p in range(n):
+        out[p] = 0.0
+    for i in range(0, d4, 4):                   # four terms per pass, added in order
+        x0, x1, x2, x3 = x[i], x[i + 1], x[i + 2], x[i + 3]
+        for p in range(n):
+            out[p] = (((out[p] + Yt[i, p] * x0) + Yt[i + 1, p] * x1) + Yt[i + 2, p] * x2) \
+                + Yt[i + 3, p] * x3
+    for i in range(d4, d):
+        xi = x[i]
+        for p in range(n):
+            out[p] += Yt[i, p] * xi
+
+
+@numba.njit(cache=True, error_model="numpy")
+def rows_sub(Yt, x, n, start, out):
+    r"""``out[p]`` :math:`=s-\sum_iy_{p,i}x_i` for the columns ``p < n`` of ``Yt``, the terms
+    subtracted from ``start`` one by one in the order of the coordinates (as ``w = s;
+    w -= Y[p, i] * x[i]`` computes it, bit for bit), running across the columns."""
+    d = Yt.shape[0]
+    d4 = d - d % 4
+    for p in range(n):
+        out[p] = start
+    for i in range(0, d4, 4):
+        x0, x1, x2, x3 = x[i], x[i + 1], x[i + 2], x[i + 3]
+        for p in range(n):
+            out[p] = (((out[p] - Yt[i, p] * x0) - Yt[i + 1, p] * x1) - Yt[i + 2, p] * x2) \
+                - Yt[i + 3, p] * x3
+    for i in range(d4, d):
+        xi = x[i]
+        for p in range(n):
+            out[p] -= Yt[i, p] * xi
+
+
 @numba.njit(cache=True)
 def quad(Ainv, y):
     """``y^T Ainv y``."""
@@ -331,6 +404,24 @@ def greedy_arm_buf(X, Vinv, y, u):
     return a
 
 
+@numba.njit(cache=True, error_model="numpy")
+def greedy_arm_t(Xt, Vinv, y, u, R, pa, qa):
+    r""":func:`greedy_arm_buf` from the transposed arms ``Xt`` (``(d, K)``), with work arrays
+    ``R`` (``(d, >= K)``), ``pa`` and ``qa`` (``>= K``): the same arm, every score computed with
+    the same arithmetic (bit for bit), the loops running across the arms."""
+    _matvec(Vinv, y, u)
+    K = Xt.shape[1]
+    rows_dot(Xt, u, K, pa)
+    quad_cols(Vinv, Xt, K, R, qa)
+    best, a = -1.0, 0
+    for k in range(K):
+        p = pa[k]
+        v = p * p / (1.0 + qa[k])
+        if v > best:
+            best, a = v, k
+    return a
+
+
 @numba.njit(cache=True)
 def cholesky_small(A):
     """Lower Cholesky factor of a small symmetric positive definite matrix (loops)."""
@@ -348,7 +439,7 @@ def cholesky_small(A):
     return L
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def inv_small(A):
     """Inverse of a small matrix by Gauss--Jordan elimination with partial pivoting (loops, no
     LAPACK call); raises nothing: an exactly singular pivot gives non-finite entries (a design
@@ -362,34 +453,51 @@ def inv_small(A):
             if abs(M[r, c]) > abs(M[p, c]):
                 p = r
         if p != c:
-            for j in range(n):
+            for j in range(c, n):
                 M[c, j], M[p, j] = M[p, j], M[c, j]
+            for j in range(n):
                 R[c, j], R[p, j] = R[p, j], R[c, j]
+        # columns < c of M are eliminated and never read again, and column c is not read after
+        # this step: M is updated from column c + 1 on (R, the result, in full: the same values
+        # as the full update, which only rewrote zeros there)
         piv = M[c, c]
         if piv == 0.0:                       # singular: inf/nan entries, as documented (numba
-            for j in range(n):               # raises ZeroDivisionError on x / 0.0)
+            for j in range(c + 1, n):        # raises ZeroDivisionError on x / 0.0)
                 M[c, j] *= math.inf
+            for j in range(n):
                 R[c, j] *= math.inf
         else:
-            for j in range(n):
+            for j in range(c + 1, n):
                 M[c, j] /= piv
+            for j in range(n):
                 R[c, j] /= piv
         for r in range(n):
             if r != c:
                 f = M[r, c]
                 if f != 0.0:
-                    for j in range(n):
+                    for j in range(c + 1, n):
                         M[r, j] -= f * M[c, j]
+                    for j in range(n):
                         R[r, j] -= f * R[c, j]
     return R
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def design_inverse(X, w):
     r""":math:`A(w)^{-1}=(\sum_kw_kx_kx_k^\top)^{-1}` (exact, not the FWS repo's update)."""
     K, d = X.shape
     A = np.zeros((d, d))
-    for k in range(K):
+    # four arms per pass, their terms added in order; an arm of weight 0 adds +-0 (A is never
+    # -0), which leaves A as skipping it does
+    K4 = K - K % 4
+    for k in range(0, K4, 4):
+        w0, w1, w2, w3 = w[k], w[k + 1], w[k + 2], w[k + 3]
+        for i in range(d):
+            c0, c1, c2, c3 = w0 * X[k, i], w1 * X[k + 1, i], w2 * X[k + 2, i], w3 * X[k + 3, i]
+            for j in range(d):
+                A[i, j] = (((A[i, j] + c0 * X[k, j]) + c1 * X[k + 1, j]) + c2 * X[k + 2, j]) \
+                    + c3 * X[k + 3, j]
+    for k in range(K4, K):
         if w[k] != 0.0:
             for i in range(d):
                 for j in range(d):
@@ -403,7 +511,7 @@ def sm_scaled(Ainv, x, r):
     _sm_scaled_buf(Ainv, x, r, np.empty(x.shape[0]))
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _sm_scaled_row(Ainv, X, a, r, u):
     r""":func:`_sm_scaled_buf` with :math:`x=` ``X[a]`` (no view of the row is made; the same
     arithmetic)."""
@@ -423,7 +531,7 @@ def _sm_scaled_row(Ainv, X, a, r, u):
     return q
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True, error_model="numpy", inline="always")
 def _sm_scaled_buf(Ainv, x, r, u):
     r""":func:`sm_scaled` with a work vector ``u`` (no allocation); returns :math:`x^\top A^{-1}x`
     (before the update)."""
@@ -562,7 +670,9 @@ def simulate_runs(one, env, n_runs: int, rng, **kw) -> RunsResult:
     The main fields are those of the first (stopping rule,) threshold and delta; ``info`` holds
     every cell: ``stopping_times``, ``recommendations``, ``correct``, ``stopped`` of shape
     ``(n_runs, [stoppings,] thresholds, deltas)``, ``deltas``, ``thresholds``, ``stoppings``,
-    ``samples`` and ``wall_time`` (seconds per run)."""
+    ``samples`` and ``wall_time`` (seconds per run); with the engine's rules also
+    ``work_stopping`` and ``work_sampling`` of the same shape (the counted work of
+    :func:`bai.algorithms.engine.simulate`)."""
     if not callable(one):
         raise TypeError(f"one must be a single-run function, got {type(one).__name__}")
     n_runs = check_int(n_runs, "n_runs", minimum=1)
@@ -579,6 +689,9 @@ def simulate_runs(one, env, n_runs: int, rng, **kw) -> RunsResult:
             "counts_at_stop": np.stack([r.counts_at_stop for r in runs]),
             "samples": np.array([r.samples for r in runs]),
             "wall_time": np.array([r.info.get("wall_time", np.nan) for r in runs])}
+    for key in ("work_stopping", "work_sampling"):
+        if all(key in r.info for r in runs):
+            info[key] = np.stack([np.asarray(r.info[key]) for r in runs])
     recs = np.array([r.recommendation if isinstance(r.recommendation, numbers.Integral) else
                      (-1 if r.recommendation is None else 0) for r in runs])
     return RunsResult(strategy=r0.strategy,

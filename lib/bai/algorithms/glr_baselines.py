@@ -50,7 +50,7 @@ import numpy as np
 from ..designs import PairwiseDifferences, solve_design
 from ..queries import KIND_THRESHOLDING, TopM
 from . import engine as E
-from .glr import GLRResult, ctrack, greedy_arm_buf, rule_doc, simulate_runs
+from .glr import GLRResult, ctrack, greedy_arm_t, rule_doc, simulate_runs
 
 __all__ = ["TrackingResult", "LinGapEGLRResult", "UniformResult", "LinGIFAResult",
            "xy_tracking", "xy_tracking_runs", "oracle_tracking", "oracle_tracking_runs",
@@ -120,15 +120,37 @@ def _tracked(w) -> np.ndarray:
     return w / w.sum()
 
 
+#: the designs solved so far (a run's design depends only on its instance and query, so the
+#: runs of a batch share one solve; the solver is deterministic): key -> weights
+_DESIGNS: dict = {}
+_DESIGNS_MAX = 64
+
+
+def _design(kind: str, env, query, solve) -> np.ndarray:
+    """The tracked design ``solve()`` of ``kind`` for ``env`` and ``query``, solved once per
+    (arms, items, theta, query) in the process."""
+    X, Z, theta = (np.ascontiguousarray(a, dtype=float) for a in (env.X, query.Z, env.theta))
+    key = (kind, query.describe(), X.shape, Z.shape, X.tobytes(), Z.tobytes(),
+           theta.tobytes() if kind == "oracle" else b"")
+    w = _DESIGNS.get(key)
+    if w is None:
+        w = _tracked(solve())
+        if len(_DESIGNS) >= _DESIGNS_MAX:
+            _DESIGNS.pop(next(iter(_DESIGNS)))
+        _DESIGNS[key] = w
+    return w.copy()
+
+
 def _xy_init(env, state):
     q = state.query
     Y = q.Z if q.kind == KIND_THRESHOLDING else PairwiseDifferences(q.Z)
-    w = _tracked(solve_design(env.X, Y).design)
+    w = _design("xy", env, q, lambda: solve_design(env.X, Y).design)
     return w, state.counts.astype(float)
 
 
 def _oracle_init(env, state):
-    w = _tracked(state.query.oracle_design(env.X, env.theta).design)
+    q = state.query
+    w = _design("oracle", env, q, lambda: q.oracle_design(env.X, env.theta).design)
     return w, state.counts.astype(float)
 
 
@@ -179,24 +201,28 @@ def oracle_tracking(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic
 # --- LinGapE's rule (and m-LinGapE, and the OSI form) ----------------------------------------
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _lingape_arm(eng, rs, rng):
-    y, u = rs
+    y, u, R, pa, qa = rs
     r = eng.sigma * math.sqrt(2.0 * E.width_beta(eng))
     best, pb = -np.inf, -1
     act, gap, sq = eng.act, eng.gap, eng.sq
+    n = 0
     for p in range(eng.n_pieces):
         if not act[p]:
             continue
+        n += 1
         val = -gap[p] + r * math.sqrt(max(sq[p], 0.0))
         if val > best:
             best, pb = val, p
+    eng.ii[E.WS] += n
     E.piece_vector(eng, pb, y)
-    return greedy_arm_buf(eng.X, eng.Vinv, y, u)
+    return greedy_arm_t(eng.Xt, eng.Vinv, y, u, R, pa, qa)
 
 
 def _work(env, state):
-    return np.empty(env.d), np.empty(env.d)
+    K, d = env.K, env.d
+    return np.empty(d), np.empty(d), np.empty((d, K)), np.empty(K), np.empty(K)
 
 
 LINGAPE = E.CompiledRule("LinGapE rule", _lingape_arm, _work,
@@ -224,28 +250,37 @@ def lingape_glr(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", s
 # --- LinGIFA (top-m) -------------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _lingifa_arm(eng, rs, rng):
-    B, col, c, inJ, y, u = rs
+    B, top, c, inJ, y, u, R, pa, qa = rs
     M = eng.M
     m = eng.ii[E.QM]
     conf = eng.sigma * math.sqrt(2.0 * E.width_beta(eng))
     v, hq = eng.v, eng.hq
+    for i in range(M):                  # B[i, j] and B[j, i] share the pair's width
+        vi = v[i]
+        row = i * M
+        B[i, i] = -np.inf
+        for j in range(i + 1, M):
+            w = conf * math.sqrt(max(hq[row + j], 0.0))
+            B[i, j] = vi - v[j] + w
+            B[j, i] = v[j] - vi + w
+    # c_j: the m-th largest B[i, j] (the diagonal's -inf included), each column's m largest
+    # kept sorted while B is read row by row
+    for j in range(M):
+        for q in range(m):
+            top[j, q] = -np.inf
     for i in range(M):
         for j in range(M):
-            B[i, j] = -np.inf if i == j else \
-                v[i] - v[j] + conf * math.sqrt(max(hq[i * M + j], 0.0))
-    # c_j: the m-th largest B[i, j] over i != j (m passes of a maximum)
+            x = B[i, j]
+            if x > top[j, m - 1]:
+                q = m - 1
+                while q > 0 and x > top[j, q - 1]:
+                    top[j, q] = top[j, q - 1]
+                    q -= 1
+                top[j, q] = x
     for j in range(M):
-        for i in range(M):
-            col[i] = B[i, j]
-        for q in range(m):
-            bi = 0
-            for i in range(M):
-                if col[i] > col[bi]:
-                    bi = i
-            c[j] = col[bi]
-            col[bi] = -np.inf
+        c[j] = top[j, m - 1]
         inJ[j] = 0
     # J: the m items of smallest c_j (ties by index)
     for q in range(m):
@@ -270,13 +305,15 @@ def _lingifa_arm(eng, rs, rng):
     Z = eng.Z
     for r in range(Z.shape[1]):
         y[r] = Z[bt, r] - Z[ct, r]
-    return greedy_arm_buf(eng.X, eng.Vinv, y, u)
+    eng.ii[E.WS] += M * (M - 1)
+    return greedy_arm_t(eng.Xt, eng.Vinv, y, u, R, pa, qa)
 
 
 def _lingifa_init(env, state):
-    M = state.M
-    return (np.empty((M, M)), np.empty(M), np.empty(M), np.zeros(M, dtype=np.int64),
-            np.empty(env.d), np.empty(env.d))
+    M, K, d = state.M, env.K, env.d
+    m = state.query.m
+    return (np.empty((M, M)), np.empty((M, m)), np.empty(M), np.zeros(M, dtype=np.int64),
+            np.empty(d), np.empty(d), np.empty((d, K)), np.empty(K), np.empty(K))
 
 
 LINGIFA = E.CompiledRule("LinGIFA", _lingifa_arm, _lingifa_init,

@@ -48,7 +48,7 @@ class LazyTaSResult(GLRResult):
     ``info["updates"]``: allocation updates)."""
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _choose_arm(eng, rs, rng):
     w, cumw, A0, ist_r, fst_r = rs
     t = eng.t

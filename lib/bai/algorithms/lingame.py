@@ -40,7 +40,7 @@ from numba.typed import Dict
 
 from .. import queries as Q
 from . import engine as E
-from .glr import GLRResult, ctrack, design_inverse, quad_row, rule_doc, simulate_runs
+from .glr import GLRResult, ctrack, design_inverse, quad_cols, rows_dot, rule_doc, simulate_runs
 
 __all__ = ["LinGameResult", "lingame", "lingame_runs", "ADAHEDGE_DELTA0"]
 
@@ -53,9 +53,58 @@ class LinGameResult(GLRResult):
     """One run of LinGame (``info["learners"]``: answers whose learner was created)."""
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
+def _best_response(eng, Ainv, Yt, idx, R, sv, u, lam):
+    r"""The closest point :math:`\lambda_t` of the closest active piece under :math:`A(w)`
+    (first on ties; :math:`\hat\theta_t` when an active piece's gap is not positive) into
+    ``lam``; returns the number of pieces evaluated. Every piece's
+    :math:`\|a_p\|^2_{A(w)^{-1}}` and :math:`A(w)^{-1}a_p` at once
+    (:func:`bai.algorithms.glr.quad_cols`, the arithmetic of ``quad_row`` bit for bit), the
+    pieces' normals read from ``eng.pvt`` (gathered into ``Yt`` when some are inactive)."""
+    theta = eng.theta
+    d = theta.shape[0]
+    P = eng.n_pieces
+    act, gap, pvt = eng.act, eng.gap, eng.pvt
+    n = 0
+    for j in range(P):
+        if act[j]:
+            idx[n] = j
+            n += 1
+    cols = pvt
+    if n < P:
+        for q in range(n):
+            j = idx[q]
+            for r in range(d):
+                Yt[r, q] = pvt[r, j]
+        cols = Yt
+    quad_cols(Ainv, cols, n, R, sv)
+    best = np.inf
+    for q in range(d):
+        lam[q] = theta[q]
+    done = 0
+    for q in range(n):
+        j = idx[q]
+        done += 1
+        sj = sv[q]
+        if sj <= 0.0:
+            continue
+        g = gap[j]
+        if g <= 0.0:
+            for r in range(d):
+                lam[r] = theta[r]
+            break
+        val = g * g / (2.0 * eng.sigma2 * sj)
+        if val < best:
+            best = val
+            for r in range(d):
+                u[r] = R[r, q]
+            Q.closest_point(theta, g, sj, u, lam)
+    return done
+
+
+@numba.njit(cache=True, error_model="numpy")
 def _choose_arm(eng, rs, rng):
-    learners, cumw, opt, p, gain, diff, y, u, lam = rs
+    learners, cumw, opt, p, gain, diff, y, u, lam, Yt, idx, R, sv, qk = rs
     X, theta, Vinv = eng.X, eng.theta, eng.Vinv
     K, d = X.shape
     t = eng.t
@@ -79,39 +128,17 @@ def _choose_arm(eng, rs, rng):
         p[k] /= s
     Ainv = design_inverse(X, p)
     # best response: the closest point of the closest active piece under A(w)
-    best = np.inf
-    for q in range(d):
-        lam[q] = theta[q]
-    act, gap, pv = eng.act, eng.gap, eng.pv
-    for j in range(eng.n_pieces):
-        if not act[j]:
-            continue
-        sj = quad_row(Ainv, pv, j)
-        if sj <= 0.0:
-            continue
-        g = gap[j]
-        if g <= 0.0:
-            for q in range(d):
-                lam[q] = theta[q]
-            break
-        val = g * g / (2.0 * sigma2 * sj)
-        if val < best:
-            best = val
-            for r in range(d):
-                acc = 0.0
-                for c in range(d):
-                    acc += Ainv[r, c] * pv[j, c]
-                u[r] = acc
-            Q.closest_point(theta, g, sj, u, lam)
+    eng.ii[E.WS] += _best_response(eng, Ainv, Yt, idx, R, sv, u, lam)
     lt = math.log(t)
     for q in range(d):
         diff[q] = theta[q] - lam[q]
+    rows_dot(eng.Xt, diff, K, gain)                 # x_k'(theta - lambda), every arm at once
+    if opt[0]:
+        quad_cols(Vinv, eng.Xt, K, R, qk)           # x_k' V^-1 x_k
     for k in range(K):
-        r = 0.0
-        for q in range(d):
-            r += X[k, q] * diff[q]
+        r = gain[k]
         if opt[0]:
-            bk = sigma * math.sqrt(2.0 * lt * quad_row(Vinv, X, k))
+            bk = sigma * math.sqrt(2.0 * lt * qk[k])
             gain[k] = min(0.5 * (abs(r) + bk) ** 2 / sigma2, lt)
         else:
             gain[k] = 0.5 * r * r / sigma2
@@ -132,11 +159,14 @@ def _choose_arm(eng, rs, rng):
 
 
 def _init(env, state, optimism: bool = True, shared_learner: bool = False):
-    K, d = env.K, env.d
+    K, d, Pm = env.K, env.d, state.query.max_pieces
     learners = Dict.empty(key_type=types.int64, value_type=types.float64[::1])
     return (learners, state.counts.astype(float),
             np.array([int(optimism), int(shared_learner)], dtype=np.int64), np.empty(K),
-            np.empty(K), np.empty(d), np.empty(d), np.empty(d), np.empty(d))
+            np.empty(K), np.empty(d), np.empty(d), np.empty(d), np.empty(d),
+            # work: the active pieces' normals, their indices, A^-1 a_p (or V^-1 x_k), values
+            np.empty((d, Pm)), np.empty(Pm, dtype=np.int64), np.empty((d, max(Pm, K))),
+            np.empty(Pm), np.empty(K))
 
 
 def _info(rs) -> dict:

@@ -35,7 +35,7 @@ import numpy as np
 
 from .. import queries as Q
 from . import engine as E
-from .glr import GLRResult, cholesky_small, greedy_arm_buf, quad, rule_doc, simulate_runs
+from .glr import GLRResult, cholesky_small, greedy_arm_t, quad, rule_doc, simulate_runs
 
 __all__ = ["TopTwoResult", "top_two", "top_two_runs"]
 
@@ -45,9 +45,9 @@ class TopTwoResult(GLRResult):
     """One run of the linear Top Two rule."""
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _choose_arm(eng, rs, rng):
-    code, ph, th, y, u, W, sv = rs
+    code, ph, th, y, u, W, sv, R, pa, qa = rs
     Vinv, theta, Z = eng.Vinv, eng.theta, eng.Z
     M, d = Z.shape
     ii = eng.ii
@@ -126,14 +126,17 @@ def _choose_arm(eng, rs, rng):
                 break
             pick -= 1
     Q.halfspace_vector(kind, x, Z, ph[cp], y)
-    return greedy_arm_buf(eng.X, Vinv, y, u)
+    eng.ii[E.WS] += P
+    return greedy_arm_t(eng.Xt, Vinv, y, u, R, pa, qa)
 
 
 def _init(env, state):
     q = state.query
     d = env.d
+    K = env.K
     return (np.zeros(q.answer_size, dtype=np.int64), np.zeros(q.max_pieces, dtype=np.int64),
-            np.empty(d), np.empty(d), np.empty(d), np.empty(q.max_pieces), np.empty(state.M))
+            np.empty(d), np.empty(d), np.empty(d), np.empty(q.max_pieces), np.empty(state.M),
+            np.empty((d, K)), np.empty(K), np.empty(K))
 
 
 RULE = E.CompiledRule("Top Two (TS-TC-G)", _choose_arm, _init,

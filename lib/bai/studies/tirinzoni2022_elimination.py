@@ -40,7 +40,8 @@ __all__ = ["DELTA", "M", "BETA", "PROFILES", "STUDY", "RULES", "NATIVE", "FIG1_R
            "table1_frame", "draw_check", "table1_display", "check_table1", "verdict_counts",
            "cost_frame", "check_costs", "check_sampling", "check_native", "plot_draws",
            "active_curves", "plot_active", "check_figure1_left", "plot_full_vs_selective",
-           "check_figure1_middle", "ratio_frame", "plot_ratios", "check_figure1_right",
+           "check_figure1_middle", "ratio_frame", "plot_ratios", "excess_slopes",
+           "check_figure1_right",
            "check_theorem24"]
 
 _S = paper.SETTINGS
@@ -455,7 +456,10 @@ def engine_runs(env, query, rule: str, mode: str, n_runs: int, rng, *, deltas, c
     ``"ess"`` (selective elimination at stopping and sampling, one trajectory per delta).
 
     Returns ``{"samples": (runs, rules, deltas), "correct": ..., "rules": names, "cpu": (runs,),
-    "info": the batch's info}``."""
+    "work": (runs, rules, deltas), "info": the batch's info}``: ``work`` is the counted work of
+    each stopping rule's run until it stopped (the engine's ``work_stopping``, the minimisations
+    of that rule alone, plus ``work_sampling``, the pieces the sampling rule evaluated until
+    then; :func:`bai.algorithms.engine.simulate`)."""
     import time
 
     fn = _rule_runs(rule)
@@ -481,8 +485,11 @@ def engine_runs(env, query, rule: str, mode: str, n_runs: int, rng, *, deltas, c
     if el is not None:                               # (runs, stoppings, thresholds, [deltas,] H)
         el = np.asarray(el)
         el = el[:, :, 0, 0] if el.ndim == 5 else el[:, :, 0]
+    work = None
+    if "work_stopping" in info and "work_sampling" in info:
+        work = (np.asarray(info["work_stopping"]) + np.asarray(info["work_sampling"]))[:, :, 0, :]
     return {"samples": st[:, :, 0, :], "correct": co[:, :, 0, :],
-            "rules": list(kw["stopping"]),
+            "rules": list(kw["stopping"]), "work": work,
             # CPU seconds of the batch shared equally by its runs (the process's own time, so
             # that other programs on the machine do not enter it; the engine's per-run
             # wall_time does)
@@ -510,9 +517,8 @@ def table1_task(rng, *, query: str, alg: str, draw: int, mode: str, batch: int, 
         col = {"llr": "llr", "selective": "es" if mode == "stop" else "ess", "full": "full"}[name]
         out[f"samples_{col}"] = np.asarray(r["samples"][:, s, 0]).astype(int).tolist()
         out[f"correct_{col}"] = np.asarray(r["correct"][:, s, 0]).astype(bool).tolist()
-    work = r["info"].get("minimisations")
-    if work is not None:
-        out["work"] = np.asarray(work).tolist()
+        if r["work"] is not None:
+            out[f"work_{col}"] = np.asarray(r["work"][:, s, 0]).astype(int).tolist()
     return out
 
 
@@ -754,19 +760,104 @@ def _derived_ratio(num, den):
 
 
 def cost_frame(runs: pd.DataFrame, P) -> pd.DataFrame:
-    """Time per sample of each row of Table 1 on the Table 1 draw, by mode: the CPU seconds of
-    each task (a batch of runs in one process) over its samples, mean and standard error over
-    the tasks (``stop`` trajectories carry the LLR, selective and full rules at once; ``ess``
-    trajectories one rule)."""
+    """The cost per sample of each column of Table 1 on the Table 1 draw, counted: the
+    minimisations of the column's stopping rule (LLR: every piece of the empirical answer at
+    every step; selective elimination: the active ones) plus the pieces the sampling rule
+    evaluated, until that rule stopped, over its samples (``work / sample``, mean and standard
+    error over the runs; :func:`engine_runs`). LLR and ES are two rules read off one trajectory,
+    each counting its own work only; ESS is a trajectory of its own. ``CPU ms / sample`` is the
+    process's CPU time of the task over the samples of its longest column, shown as evidence
+    only: it depends on the machine and, for the ``stop`` trajectories, carries the three
+    stopping rules at once. Rows without counted work (results stored before the engine counted
+    it) have NaN."""
     rows = []
     for rec in runs[runs["draw"] == 0].to_dict("records"):
-        col = "llr" if rec["mode"] == "stop" else "ess"
-        rows.append({"query": rec["query"], "alg": rec["alg"], "mode": rec["mode"],
-                     "time ms / sample": 1e3 * sum(rec["cpu"]) / sum(rec[f"samples_{col}"])})
-    g = pd.DataFrame(rows).groupby(["query", "alg", "mode"])["time ms / sample"]
-    return pd.DataFrame({"time ms / sample": g.mean(),
-                         "se": (g.std(ddof=1) / np.sqrt(g.count())).fillna(0.0),
-                         "tasks": g.count()})
+        cols = ("llr", "es") if rec["mode"] == "stop" else ("ess",)
+        longest = "llr" if rec["mode"] == "stop" else "ess"
+        cpu = 1e3 * sum(rec["cpu"]) / sum(rec[f"samples_{longest}"])
+        for col in cols:
+            n = np.asarray(rec[f"samples_{col}"], dtype=float)
+            w = rec.get(f"work_{col}")
+            w = np.asarray(w, dtype=float) / n if isinstance(w, list) else np.full(n.size, np.nan)
+            for r in range(n.size):
+                rows.append({"query": rec["query"], "alg": rec["alg"], "column": col,
+                             "run": (rec.get("run", 0), r), "work / sample": w[r],
+                             "CPU ms / sample": cpu if col == longest else np.nan})
+    df = pd.DataFrame(rows)
+    g = df.groupby(["query", "alg", "column"], sort=False)
+    out = pd.DataFrame({"work / sample": g["work / sample"].mean(),
+                        "se": g["work / sample"].std(ddof=1) / np.sqrt(g.size()),
+                        "runs": g.size(),
+                        "CPU ms / sample": g["CPU ms / sample"].mean()})
+    out.attrs["per_run"] = df
+    return out
+
+
+def _paired(costs: pd.DataFrame, q: str, alg: str, a: str, b: str) -> tuple:
+    """Mean and SE over runs of the per-run difference of work per sample, column ``a`` minus
+    column ``b``, on the same trajectories (LLR and ES)."""
+    df = costs.attrs["per_run"]
+    sub = df[(df["query"] == q) & (df["alg"] == alg)]
+    x = sub[sub["column"] == a].set_index("run")["work / sample"]
+    y = sub[sub["column"] == b].set_index("run")["work / sample"]
+    return _mse((x - y.reindex(x.index)).to_numpy(float))
+
+
+def check_costs(ledger, costs: pd.DataFrame) -> pd.DataFrame:
+    """Point (1) of Sec. 4 judged on **counted work** per sample (:func:`cost_frame`: the column's
+    stopping-rule minimisations plus the sampling rule's piece evaluations, over the samples),
+    never on a clock: the work per sample falls from LLR to elimination stopping
+    (``td22.t1.c1.llr_to_es``, every adaptive row: the row with the largest ES - LLR
+    difference decides; paired on one trajectory), again with elimination at sampling (ESS - ES,
+    row by row: ``td22.t1.c1.{query}.{alg}``), and for top-m by at least a factor two from LLR
+    to ESS for most algorithms (the second smallest of the four ratios:
+    ``td22.t1.c1b.topm_twice``, its SE by the delta method). The CPU times of
+    :func:`cost_frame` are shown beside, as evidence."""
+    f = {"settings": {"llr_factor": 0.5}}
+    rows, diffs = [], []
+    for q, rules in RULES.items():
+        for alg, (_, ess) in rules.items():
+            have = lambda col: (q, alg, col) in costs.index and \
+                np.isfinite(costs.loc[(q, alg, col), "work / sample"])
+            if not (have("llr") and have("es")):
+                continue
+            llr, es = costs.loc[(q, alg, "llr")], costs.loc[(q, alg, "es")]
+            d_es, se_es = _paired(costs, q, alg, "es", "llr")
+            diffs.append((d_es, se_es, q, alg))
+            row = {"query": q, "algorithm": alg, "LLR": llr["work / sample"],
+                   "ES": es["work / sample"], "ES - LLR": d_es, "se (ES - LLR)": se_es}
+            if ess and have("ess"):
+                e = costs.loc[(q, alg, "ess")]
+                d = e["work / sample"] - es["work / sample"]
+                se = math.hypot(e["se"], es["se"])
+                ledger.check("td22.t1.c1.{query}.{alg}", query=q, alg=_slug(alg), algorithm=alg,
+                             query_name=paper.QUERIES[q], value=float(d), se=float(se), **f)
+                r = llr["work / sample"] / e["work / sample"]
+                row.update({"ESS": e["work / sample"], "ESS - ES": d, "se (ESS - ES)": se,
+                            "LLR / ESS": r,
+                            "se (LLR / ESS)": r * math.hypot(llr["se"] / llr["work / sample"],
+                                                             e["se"] / e["work / sample"])})
+            row.update({"CPU ms / sample (stop)": llr["CPU ms / sample"],
+                        "CPU ms / sample (ESS)": costs.loc[(q, alg, "ess"), "CPU ms / sample"]
+                        if (q, alg, "ess") in costs.index else np.nan})
+            rows.append(row)
+    if diffs:
+        d, se, q, alg = max(diffs, key=lambda x: x[0])
+        ledger.check("td22.t1.c1.llr_to_es", value=float(d), se=float(se), query=q,
+                     algorithm=alg, rows=len(diffs), **f)
+    else:
+        ledger.check("td22.t1.c1.llr_to_es", value=None,
+                     reason="no counted work in these results (stored before the engine "
+                            "counted it)", **f)
+    df = pd.DataFrame(rows)
+    top = df.iloc[0:0]
+    if "LLR / ESS" in df:
+        top = df[(df["query"] == "topm") & df["LLR / ESS"].notna()].sort_values("LLR / ESS")
+    if len(top) >= 2:
+        second = top.iloc[1]
+        ledger.check("td22.t1.c1b.topm_twice", value=float(second["LLR / ESS"]),
+                     se=float(second["se (LLR / ESS)"]), algorithm=second["algorithm"], **f)
+    return df.set_index(["query", "algorithm"])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1233,24 +1324,41 @@ def _slope(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     return float(coef[0]), se
 
 
-def check_figure1_right(ledger, ratios: pd.DataFrame) -> None:
-    """Theorem 2.7 / Figure 1 (right): for each baseline the least-squares slope of
-    log(ratio - 1) on log log(1/delta) (at most 0: the excess shrinks), and LinGapE and FWS
-    below the others (their larger mean ratio over the deltas minus the smallest of the
-    others')."""
+def excess_slopes(fig1: pd.DataFrame, alg: str) -> np.ndarray:
+    r"""Per run, the least-squares slope of the excess :math:`\tau_{\rm llr}/\tau_{\rm elim}-1`
+    (selective elimination at stopping, the same trajectory) on :math:`\log\log(1/\delta)`
+    over the deltas of Figure 1 (right): negative when the ratio approaches 1 as
+    :math:`\delta\to0`. The excess itself, not its logarithm: a run whose two stopping times
+    are equal has excess 0, and no floor or clip enters the slope."""
+    L, deltas = _stop_matrix(fig1, alg, "stop", "llr")
+    S, _ = _stop_matrix(fig1, alg, "stop", "sel")
+    if L is None:
+        return np.empty(0)
+    x = np.log(np.log(1.0 / np.asarray(deltas, dtype=float)))
+    x = x - x.mean()
+    y = L / S - 1.0
+    return (y - y.mean(axis=1, keepdims=True)) @ x / float(x @ x)
+
+
+def check_figure1_right(ledger, ratios: pd.DataFrame, fig1: pd.DataFrame = None) -> None:
+    """Theorem 2.7 / Figure 1 (right): for each baseline the slope of the excess ratio - 1 on
+    log log(1/delta), per run (:func:`excess_slopes`), its mean and SE over the runs (at most
+    0: the excess shrinks; without ``fig1``, the slope of the mean ratios' excess, its SE from
+    the residuals), and LinGapE and FWS below the others (their larger mean ratio over the
+    deltas minus the smallest of the others')."""
     f = {"settings": {"llr_factor": 0.5}}
     means = {}
     for alg in FIG1_RULES:
         r = ratios[ratios["baseline"] == alg]
         if r.empty:
             continue
-        ex = np.maximum(r["ratio"].to_numpy() - 1.0, 1e-6)
-        if np.all(ex <= 1e-6):                       # equal stopping times at every delta
-            b, se = 0.0, 0.0
+        slopes = excess_slopes(fig1, alg) if fig1 is not None else np.empty(0)
+        if slopes.size > 1:
+            b, se = _mse(slopes)
         else:
-            b, se = _slope(np.log(r["log(1/delta)"].to_numpy()), np.log(ex))
+            b, se = _slope(np.log(r["log(1/delta)"].to_numpy()), r["ratio"].to_numpy() - 1.0)
         ledger.check("td22.fig1r.to_one.{alg}", alg=_slug(alg), algorithm=alg, value=b, se=se,
-                     **f)
+                     runs=int(slopes.size) if slopes.size > 1 else None, **f)
         means[alg] = (float(r["ratio"].mean()), math.sqrt(float((r["se"] ** 2).mean())
                                                           / len(r)))
     greedy = max(("LinGapE", "FWS"), key=lambda a: means[a][0])
@@ -1293,38 +1401,6 @@ def check_theorem24(ledger, runs: pd.DataFrame, fig1: pd.DataFrame, P) -> pd.Dat
     ledger.check("td22.lemma23.error", failures=int((~el["correct"]).sum()), runs=len(el),
                  settings={"llr_factor": 0.5})
     return pd.DataFrame(rows)
-
-
-def check_costs(ledger, costs: pd.DataFrame) -> pd.DataFrame:
-    """Point (1) of Sec. 4 on the time per sample of our compiled rules (wall time of each run
-    over its samples, mean over the runs): with elimination at sampling against without it,
-    row by row, and top-m's factor two (the second smallest of the four ratios, since "most"
-    of four is three). Elimination at stopping saves nothing in the library's engine
-    (``td22.t1.c1.llr_to_es``)."""
-    ledger.check("td22.t1.c1.llr_to_es")
-    rows = []
-    for q, rules in RULES.items():
-        for alg, (_, ess) in rules.items():
-            if not ess or (q, alg, "stop") not in costs.index or (q, alg, "ess") not in costs.index:
-                continue
-            a, b = costs.loc[(q, alg, "stop")], costs.loc[(q, alg, "ess")]
-            d = b["time ms / sample"] - a["time ms / sample"]
-            se = math.hypot(a["se"], b["se"])
-            ledger.check("td22.t1.c1.{query}.{alg}", query=q, alg=_slug(alg), algorithm=alg,
-                         query_name=paper.QUERIES[q], value=float(d), se=float(se),
-                         settings={"llr_factor": 0.5})
-            r = a["time ms / sample"] / b["time ms / sample"]
-            rows.append({"query": q, "algorithm": alg, "without / with (time per sample)": r,
-                         "se": r * math.hypot(a["se"] / a["time ms / sample"],
-                                              b["se"] / b["time ms / sample"])})
-    df = pd.DataFrame(rows)
-    top = df[df["query"] == "topm"].sort_values("without / with (time per sample)")
-    if len(top) >= 2:
-        second = top.iloc[1]
-        ledger.check("td22.t1.c1b.topm_twice", value=float(second.iloc[2]),
-                     se=float(second["se"]), algorithm=second["algorithm"],
-                     settings={"llr_factor": 0.5})
-    return df.set_index(["query", "algorithm"])
 
 
 def plot_draws(table: pd.DataFrame, ax=None):
