@@ -59,7 +59,7 @@ from numba.extending import overload_attribute
 
 from .. import queries as Q
 from ..environments import GaussianLinearBandit
-from ..validation import check_int, check_names, check_rng
+from ..validation import check_int, check_names, check_rng, strict_keywords
 from . import stopping as ST
 from .common import RunsResult
 from .glr import (GLRResult, _matvec, _sm_scaled_buf, _sm_scaled_row, check_deltas, check_env,
@@ -1400,8 +1400,10 @@ def _run_compiled(rule, run, rs, rng):
     _check_compiled(rule, run.eng, rs, run.arrays["X"].shape[0])
     ii = run.arrays["ii"]
     while True:
+        limit = run.t_limit()           # a user threshold's table: its own errors
+        ii[PHASE] = 0
         try:
-            status = drive(rule, run.eng, rs, rng, run.t_limit())
+            status = drive(rule, run.eng, rs, rng, limit)
         except Exception as exc:      # in the rule's code: name the rule, the method, the step
             method = {IN_CHOOSE: "choose_arm", IN_UPDATE: "update"}.get(int(ii[PHASE]))
             if method is None:
@@ -1754,11 +1756,13 @@ RULES: dict = {}
 def register(name: str, run, runs, *, paper: str, rule=None, optimal: bool = False,
              queries: tuple = None) -> RuleEntry:
     """Declare a library rule (once, in its module): the arena, :func:`bai.arena.compare`, the
-    benchmark and the tests find it in :data:`RULES`."""
-    if name in RULES and RULES[name].run is not run:
+    benchmark and the tests find it in :data:`RULES`. Its single-run function is kept behind
+    :func:`bai.validation.strict_keywords` (a misspelt option names itself and the known
+    ones)."""
+    if name in RULES and getattr(RULES[name].run, "__wrapped__", RULES[name].run) is not run:
         raise ValueError(f"a rule named {name!r} is already registered")
-    entry = RuleEntry(name=name, paper=paper, run=run, runs=runs, rule=rule, optimal=optimal,
-                      queries=queries, key=run.__name__)
+    entry = RuleEntry(name=name, paper=paper, run=strict_keywords(run), runs=runs, rule=rule,
+                      optimal=optimal, queries=queries, key=run.__name__)
     RULES[name] = entry
     return entry
 

@@ -274,7 +274,16 @@ def _ordered(names) -> list:
 
 def main_table(cells: pd.DataFrame, column: str = "ratio (mean ± se)",
                delta: float = MAIN_DELTA) -> pd.DataFrame:
-    """Rules x (instance, threshold) at ``delta``: ``column`` of :func:`glr_cells`."""
+    """Rules x (instance, threshold) at ``delta`` (one of the cells' deltas): ``column`` of
+    :func:`glr_cells`."""
+    from . import check_frame
+
+    check_frame(cells, ["rule", "instance", "threshold", "delta", column], "cells")
+    if isinstance(delta, bool) or not isinstance(delta, numbers.Real):
+        raise TypeError(f"delta must be a number, got {type(delta).__name__}")
+    have = sorted(set(float(d) for d in cells["delta"]), reverse=True)
+    if not any(np.isclose(delta, have)):
+        raise ValueError(f"delta = {delta!r} is not a delta of the cells; they have {have}")
     sub = cells[np.isclose(cells["delta"], delta)]
     t = sub.pivot_table(index="rule", columns=["instance", "threshold"], values=column,
                         aggfunc="first")
