@@ -131,7 +131,7 @@ def _warn_elimination(threshold, stopping, sampling_elimination, stacklevel: int
     except (TypeError, ValueError):
         return                          # refused, with its own error, by the caller
     elim = [s for s in stoppings if s != "llr"]
-    if sampling_elimination in ("selective", "full"):
+    if isinstance(sampling_elimination, str) and sampling_elimination in ("selective", "full"):
         elim.append(f"sampling_elimination={sampling_elimination!r}")
     loose = [t.name for t in thresholds if not t.time_uniform]
     if elim and loose:
@@ -815,7 +815,8 @@ def compare(rules, instances, *, query=None, deltas=(0.1, 0.01, 0.001), n_runs: 
     deltas = [float(d) for d in glr.check_deltas(deltas)]
     thresholds = list(ST.check_thresholds(threshold))
     stoppings = list(ST.check_stopping(stopping)[0])
-    if sampling_elimination not in (None, "selective", "full"):
+    if not (sampling_elimination is None or (isinstance(sampling_elimination, str) and
+                                             sampling_elimination in ("selective", "full"))):
         raise ValueError(f"sampling_elimination must be None, 'selective' or 'full', got "
                          f"{sampling_elimination!r}")
     n_runs = check_int(n_runs, "n_runs", minimum=2)

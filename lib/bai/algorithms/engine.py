@@ -1585,7 +1585,8 @@ def simulate(rule, env, rng, *, query=None, deltas=(0.1,), threshold="heuristic"
     initial = check_initial(initial)
     max_samples = check_int(max_samples, "max_samples",
                             minimum=(env.K if initial == "all" else env.d) + 1)
-    if sampling_elimination not in (None, "selective", "full"):
+    if not (sampling_elimination is None or (isinstance(sampling_elimination, str) and
+                                             sampling_elimination in ("selective", "full"))):
         raise ValueError(f"sampling_elimination must be None, 'selective' or 'full', got "
                          f"{sampling_elimination!r}")
     samp = {None: 0, "selective": 1, "full": 2}[sampling_elimination]
