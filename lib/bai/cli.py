@@ -645,18 +645,21 @@ def _chapter_parameters(md: Path) -> dict:
 
 
 def _check_writable(flag: str, path: Path) -> None:
-    """Fail fast (exit 2) when the folder ``path`` cannot be created or written: it is created
-    and a file written and removed in it, before the kernel starts."""
+    """Fail fast (exit 2) when the folder ``path`` cannot be written, or created: a file is
+    written and removed in it, or in its nearest existing parent, before the kernel starts
+    (nothing is left behind)."""
     import tempfile as _tempfile
 
+    probe = path
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
     try:
-        path.mkdir(parents=True, exist_ok=True)
-        fd, probe = _tempfile.mkstemp(dir=path, prefix=".write-test-")
+        fd, name = _tempfile.mkstemp(dir=probe, prefix=".write-test-")
         os.close(fd)
-        os.unlink(probe)
+        os.unlink(name)
     except OSError as err:
-        raise CLIError(f"{flag} {path} is not a writable folder ({err.strerror or err}): "
-                       f"choose another path") from None
+        raise CLIError(f"{flag} {path} is not a writable folder ({err.strerror or err} in "
+                       f"{probe}): choose another path") from None
 
 
 def _check_scheduler(address: str, timeout: float = 5.0) -> None:

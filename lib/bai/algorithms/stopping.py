@@ -210,7 +210,14 @@ class Threshold:
                     bool(np.all(vals >= 0))
             except Exception:
                 ok = False
-            if not ok:                   # per step: the first bad one named
+            if not ok:                   # per step (a scalar function)
+                try:
+                    vals = np.array([self.fn(int(t), float(d)) for t in ts], dtype=float)
+                    ok = vals.shape == ts.shape and bool(np.all(np.isfinite(vals))) and \
+                        bool(np.all(vals >= 0))
+                except Exception:
+                    ok = False
+            if not ok:                   # again, checking each value: the first bad one named
                 vals = np.array([self._user(int(t), float(d)) for t in ts])
             out[k] = vals
         tol = 1e-12 * max(1.0, float(np.abs(out).max()))

@@ -327,6 +327,11 @@ def record_glr_checks(ledger, df: pd.DataFrame, cells: pd.DataFrame, slopes: pd.
                      reason=f"{best['rule']}: {best['ratio']:.3g} ± {best['se']:.2g}")
     key = {_name(k, P): k for k in _BUILDERS}
     for _, r in slopes[(slopes["threshold"] == "heuristic") & slopes["proven optimal"]].iterrows():
+        if r.get("cut", 0) > 0:        # runs cut at the cap: no slope (bai.arena.run_slopes)
+            ledger.check("arena.glr.slope.{rule}.{instance}", rule=r["rule"],
+                         instance=key.get(r["instance"], r["instance"]), holds=False,
+                         reason=r["note"])
+            continue
         ledger.check("arena.glr.slope.{rule}.{instance}", rule=r["rule"],
                      instance=key.get(r["instance"], r["instance"]),
                      holds=bool(abs(r["slope / T*"] - 1) <= SLOPE_RTOL), value=float(r["slope / T*"]),
