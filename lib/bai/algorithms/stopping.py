@@ -206,41 +206,46 @@ class Threshold:
             try:
                 with np.errstate(all="ignore"):
                     vals = np.asarray(self.fn(ts, float(d)), dtype=float)
-                ok = vals.shape == ts.shape and bool(np.all(np.isfinite(vals))) and \
-                    bool(np.all(vals >= 0))
+                ok = vals.shape == ts.shape and _finite_nonneg(vals)
             except Exception:
                 ok = False
             if not ok:                   # per step (a scalar function)
                 try:
                     vals = np.array([self.fn(int(t), float(d)) for t in ts], dtype=float)
-                    ok = vals.shape == ts.shape and bool(np.all(np.isfinite(vals))) and \
-                        bool(np.all(vals >= 0))
+                    ok = vals.shape == ts.shape and _finite_nonneg(vals)
                 except Exception:
                     ok = False
             if not ok:                   # again, checking each value: the first bad one named
                 vals = np.array([self._user(int(t), float(d)) for t in ts])
             out[k] = vals
-        tol = 1e-12 * max(1.0, float(np.abs(out).max()))
-        dt = np.diff(out, axis=1)
-        if np.any(dt < -tol):
+        tol = 1e-12 * max(1.0, float(out.max()))          # every value is >= 0 here
+        dt = out[:, 1:] - out[:, :-1]
+        if dt.min() < -tol:
             k, i = np.argwhere(dt < -tol)[0]
             raise ValueError(f"threshold {self.name!r} decreases in t at delta = "
                              f"{deltas[k]:g}: beta(t={int(ts[i])}) = {out[k, i]:.6g} > "
                              f"beta(t={int(ts[i + 1])}) = {out[k, i + 1]:.6g}; it must be "
                              f"non-decreasing in t")
-        order = np.argsort(deltas)[::-1]        # decreasing delta: beta must not decrease
-        dd = np.diff(out[order], axis=0)
-        if np.any(dd < -tol):
-            k, i = np.argwhere(dd < -tol)[0]
-            a, b = order[k], order[k + 1]
-            raise ValueError(f"threshold {self.name!r} decreases in 1/delta at t = "
-                             f"{int(ts[i])}: beta(delta={deltas[a]:g}) = {out[a, i]:.6g} > "
-                             f"beta(delta={deltas[b]:g}) = {out[b, i]:.6g}; it must be "
-                             f"non-increasing in delta")
+        if len(deltas) > 1:
+            order = np.argsort(deltas)[::-1]        # decreasing delta: beta must not decrease
+            dd = np.diff(out[order], axis=0)
+            if dd.min() < -tol:
+                k, i = np.argwhere(dd < -tol)[0]
+                a, b = order[k], order[k + 1]
+                raise ValueError(f"threshold {self.name!r} decreases in 1/delta at t = "
+                                 f"{int(ts[i])}: beta(delta={deltas[a]:g}) = {out[a, i]:.6g} > "
+                                 f"beta(delta={deltas[b]:g}) = {out[b, i]:.6g}; it must be "
+                                 f"non-increasing in delta")
         return out[:, len(ts) - n:]
 
     def __repr__(self) -> str:
         return f"Threshold({self.name!r})"
+
+
+def _finite_nonneg(vals: np.ndarray) -> bool:
+    """Every value finite and >= 0 (two reductions; a sum that overflows sends the values to
+    the per-value check, which names nothing when they are fine)."""
+    return bool(math.isfinite(float(vals.sum())) and vals.min() >= 0)
 
 
 def _check_t(t, name: str):
