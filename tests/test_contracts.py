@@ -1669,6 +1669,54 @@ EXEMPT.update({
 })
 
 
+
+# -- the harness under bad input (issue 37) ----------------------------------------------------
+def _tmp_file():
+    import os
+    import tempfile
+    return os.path.join(tempfile.mkdtemp(), "f.txt")
+
+
+def _int_param():
+    from bai.validation import Param
+    return {"n": Param(int, minimum=1)}
+
+
+CONTRACTS.update({
+    "bai.arena.estimate_cost": C(
+        lambda: dict(instances={"soare": soare_env()}, deltas=[0.1], max_samples=1000),
+        {"instances": [None, 3, {}, {"x": 3}, {"x": "soare"}], "deltas": _DELTAS_BAD,
+         "max_samples": "count", "query": [3, "best", {"nope": None}]},
+        ("instances",)),
+    "bai.files.atomic_write": C(
+        lambda: dict(path=_tmp_file(), data="x"),
+        {"path": [3, None, True, 1.5, "/no-such-folder-bai/f.txt"],
+         "data": [3, b"x", object(), ["x"]], "binary": ["yes", 1, None],
+         "write": [3, "x"]},
+        ("path",)),
+    "bai.validation.check_names": C(
+        _m(given=["a"], known=["a", "b"], name="myarg"),
+        {"given": [["c"], ["zz", "a"], {"c": 1}]}, ("given", "known", "name"),
+        {"given": "myarg"}),
+    "bai.validation.strict_keywords": C(
+        _m(fn=_toy_task), {"fn": [3, None, "f", 1.5]}, ("fn",)),
+    "bai.validation.Param": C(
+        _m(kind=int, minimum=0),
+        {"kind": [3, "int", dict, None], "minimum": ["0", math.nan, True, [0]],
+         "maximum": ["1", math.nan], "item": [3, "x"], "check": [3, "x"], "build": [3],
+         "choices": [3, "abc"]},
+        ("kind",)),
+    "bai.validation.check_parameters": C(
+        lambda: dict(P={"n": 3}, spec=_int_param()),
+        {"P": [3, None, "P", {"n": 0}, {"n": "3"}, {"n": 1.5}, {"n": True}],
+         "spec": [3, None, {"n": 3}]},
+        ("P", "spec"), {"P": ("P", "n")}),
+})
+EXEMPT.update({
+    "bai.arena.CostWarning": "a warning class (no arguments)",
+    "bai.arena.ThresholdWarning": "a warning class (no arguments)",
+})
+
 IN_PROGRESS_MODULES: set[str] = set()
 
 # Public names whose contract is still to be written: none left (issue 15). A name may be put

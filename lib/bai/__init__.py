@@ -16,7 +16,24 @@ One module per kind of object:
 - :mod:`bai.arena`         your own sampling rule in plain Python against the library's rules
 """
 
-from . import _numba_cache
+import sys as _sys
+
+if _sys.argv[:1] == ["-m"]:   # `python -m bai`: a Ctrl-C while the package loads is one line
+    import signal as _signal
+
+    def _interrupted(signum, frame):
+        import sys
+
+        print("\ninterrupted (Ctrl-C) while loading bai", file=sys.stderr)
+        raise SystemExit(130)
+
+    try:
+        _signal.signal(_signal.SIGINT, _interrupted)
+    except ValueError:        # pragma: no cover - not the main thread
+        pass
+del _sys
+
+from . import _numba_cache  # noqa: E402
 
 _numba_cache.install()  # before any compiled function of the package is defined
 

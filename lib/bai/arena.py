@@ -40,11 +40,19 @@ times a compiled step (the book's page "Bring your own algorithm" measures both)
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import math
+import numbers
 import os
+import re
+import sys
+import threading
+import time
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -55,32 +63,95 @@ from .algorithms import stopping as ST
 from .algorithms.engine import CompiledRule, RuleState, SamplingRule
 from .algorithms.glr import GLRResult, run_generator
 from .environments import GaussianLinearBandit
-from .experiments import run_experiment
+from .experiments import ENV_PROGRESS_FILE, run_experiment
+from .files import atomic_write
 from .queries import Query, as_query
-from .validation import check_int, check_rng
+from .validation import check_int, check_names, check_rng, strict_keywords
 
 __all__ = ["SamplingRule", "RuleState", "CompiledRule", "XYStaticTracking", "run_rule",
            "run_rule_runs", "library_rules", "compare", "Comparison", "cell_table",
-           "run_slopes", "plot_sweep"]
+           "run_slopes", "plot_sweep", "estimate_cost", "CostWarning", "ThresholdWarning",
+           "FORMAT"]
 
 
 def run_rule(rule, env: GaussianLinearBandit, rng, *, query=None, deltas=(0.1,),
              threshold="heuristic", stopping="llr", sampling_elimination=None,
-             max_samples: int = 10**6) -> GLRResult:
+             max_samples: int = 10**6, **options) -> GLRResult:
     """One run of ``rule`` (a :class:`SamplingRule` or a :class:`CompiledRule`) on ``env`` under
     the GLR stopping rules, read at every delta, threshold and stopping rule
     (:func:`bai.algorithms.engine.simulate`; ``stopping_times`` of shape ``(thresholds,
-    deltas)``, with a leading stopping-rule axis when ``stopping`` is a list)."""
+    deltas)``, with a leading stopping-rule axis when ``stopping`` is a list). ``options``: the
+    engine's (``regularization``, ``initial``) and the rule's own (its ``init``'s keyword
+    arguments); an unknown one is refused, naming it and listing the known ones. Elimination
+    stopping with a threshold that is not time-uniform gives a warning (:func:`compare`)."""
+    _warn_elimination(threshold, stopping, sampling_elimination)
     return E.simulate(rule, env, rng, query=query, deltas=deltas, threshold=threshold,
                       stopping=stopping, sampling_elimination=sampling_elimination,
-                      max_samples=max_samples)
+                      max_samples=max_samples, **options)
 
 
 def run_rule_runs(rule, env: GaussianLinearBandit, n_runs: int, rng, **kw):
     """``n_runs`` runs of :func:`run_rule`, each from its own generator derived from ``rng``
-    (a ``RunsResult``, every cell in ``info`` as for the library's rules)."""
+    (a ``RunsResult``, every cell in ``info`` as for the library's rules). An error in a run
+    names the run (its index)."""
     rule = E.check_rule(rule)
-    return glr.simulate_runs(functools.partial(run_rule, rule), env, n_runs, rng, **kw)
+    n_runs = check_int(n_runs, "n_runs", minimum=1)
+    counter = itertools.count()
+
+    def one(env, g, **k):
+        r = next(counter)
+        try:
+            return run_rule(rule, env, g, **k)
+        except Exception as exc:
+            raise _in_run(exc, f"run {r} of {n_runs}") from exc
+
+    return glr.simulate_runs(one, env, n_runs, rng, **kw)
+
+
+def _in_run(exc: BaseException, where: str) -> BaseException:
+    """``exc`` with ``where`` (the run) added to its message, of the same type when it can be
+    built from a message (else a ``RuntimeError``)."""
+    msg = f"{exc} [{where}]"
+    try:
+        new = type(exc)(msg)
+        if str(new) == msg:
+            return new
+    except Exception:
+        pass
+    return RuntimeError(f"{type(exc).__name__}: {msg}")
+
+
+def _warn_elimination(threshold, stopping, sampling_elimination, stacklevel: int = 3) -> None:
+    """Warn when elimination (stopping or sampling) meets a threshold that is not time-uniform
+    (an eliminated piece stays eliminated: elimination needs a bound that holds at every t at
+    once, Tirinzoni & Degenne 2022, Sec. 2)."""
+    try:
+        thresholds = ST.check_thresholds(threshold)
+        stoppings = ST.check_stopping(stopping)[0]
+    except (TypeError, ValueError):
+        return                          # refused, with its own error, by the caller
+    elim = [s for s in stoppings if s != "llr"]
+    if isinstance(sampling_elimination, str) and sampling_elimination in ("selective", "full"):
+        elim.append(f"sampling_elimination={sampling_elimination!r}")
+    loose = [t.name for t in thresholds if not t.time_uniform]
+    if elim and loose:
+        warnings.warn(
+            f"elimination ({', '.join(map(str, elim))}) with the threshold(s) "
+            f"{', '.join(map(repr, loose))}, not time-uniform: an eliminated piece stays "
+            f"eliminated, so elimination is delta-correct only under a bound that holds at "
+            f"every t at once; with these thresholds its error rate can far exceed delta. Use "
+            f"threshold='mixture' (proven, time-uniform), or declare your own "
+            f"Threshold(beta, time_uniform=True) when it is", ThresholdWarning,
+            stacklevel=stacklevel)
+
+
+class ThresholdWarning(UserWarning):
+    """Elimination stopping paired with a threshold that is not time-uniform."""
+
+
+class CostWarning(UserWarning):
+    """A comparison whose runs will be cut at the sample cap, or whose plain-Python rules will
+    make many pulls (told before the run)."""
 
 
 class XYStaticTracking(SamplingRule):
@@ -122,11 +193,30 @@ def _clopper_pearson(k: int, n: int):
     return clopper_pearson(k, n)
 
 
+def _check_frame(df, columns, name: str = "df") -> None:
+    """``df`` must be a non-empty DataFrame holding ``columns`` (a clear error naming ``name``,
+    not a ``KeyError`` deep in a groupby)."""
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"{name} must be a DataFrame, got {type(df).__name__}")
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise ValueError(f"{name} lacks the column(s) {missing} (has {list(df.columns)})")
+    if df.empty:
+        raise ValueError(f"{name} has no rows: nothing to tabulate")
+
+
+@strict_keywords
 def cell_table(df: pd.DataFrame) -> pd.DataFrame:
     """Per (instance, rule, [stopping,] threshold, delta) of a runs table (``samples``,
-    ``correct``, ``stopped``, ``T*`` and ``ratio`` columns): runs, stopped, mean samples and its
-    SE, the ratio and its SE, the lower bound T* kl(delta, 1-delta), errors and their 95%
-    Clopper--Pearson interval."""
+    ``correct``, ``stopped``, ``T*`` and ``ratio`` columns): runs, stopped, ``capped`` (runs cut
+    at the sample cap), mean samples and its SE, the ratio and its SE, the lower bound T*
+    kl(delta, 1-delta), errors and their 95% Clopper--Pearson interval.
+
+    A capped run counts at the cap, so a cell with capped runs has means that are only lower
+    bounds: its ``lower bound`` column is True and its ``ratio (mean ± se)`` reads ``≥ ...``
+    (never an ordinary mean)."""
+    _check_frame(df, ["instance", "rule", "threshold", "delta", "samples", "correct", "stopped",
+                      "T*", "ratio"])
     keys = ["instance", "rule"] + (["stopping"] if "stopping" in df.columns else []) + \
         ["threshold", "delta"]
     rows = []
@@ -136,7 +226,9 @@ def cell_table(df: pd.DataFrame) -> pd.DataFrame:
         lo, hi = _clopper_pearson(err, n)
         T = g["T*"].iloc[0]
         d = key[-1]
-        rows.append({**dict(zip(keys, key)), "runs": n, "stopped": int(g["stopped"].sum()),
+        stopped = int(g["stopped"].sum())
+        rows.append({**dict(zip(keys, key)), "runs": n, "stopped": stopped,
+                     "capped": n - stopped, "lower bound": stopped < n,
                      "mean samples": g["samples"].mean(),
                      "se samples": g["samples"].std(ddof=1) / math.sqrt(n),
                      "ratio": g["ratio"].mean(), "se": g["ratio"].std(ddof=1) / math.sqrt(n),
@@ -151,20 +243,32 @@ def cell_table(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+@strict_keywords
 def run_slopes(df: pd.DataFrame, deltas=None, optimal=None, slope_deltas=None) -> pd.DataFrame:
     """Slope of the stopping time in log(1/delta), in units of T*: each run's OLS slope over
     ``deltas`` (its stopping times come from one trajectory, so they are correlated across
-    delta; the mean of per-run slopes and its SE over runs are the honest summary). Runs cut
-    at the cap are left out (counted in ``cut``). ``deltas`` default: ``slope_deltas`` where the
-    grid reaches them, else the three smallest deltas of the grid. ``optimal``: the rules whose
-    paper proves asymptotic optimality (default: those of the registry)."""
+    delta; the mean of per-run slopes and its SE over runs are the honest summary). A run cut
+    at the cap at one of these deltas has no slope: it is counted in ``cut``, and a cell with a
+    cut run has no mean slope (``slope / T*`` is NaN and ``note`` says why: the runs that
+    stopped alone would bias it down), never a silent average of the others. ``deltas``
+    default: ``slope_deltas`` where the grid reaches them, else the three smallest deltas of the
+    grid. ``optimal``: the rules whose paper proves asymptotic optimality (default: those of
+    the registry)."""
+    _check_frame(df, ["instance", "rule", "threshold", "delta", "run", "samples", "stopped",
+                      "T*"])
     if optimal is None:
         optimal = [n for n, e in E.RULES.items() if e.optimal]
+    have = sorted(df["delta"].unique())
     if deltas is None:
-        have = sorted(df["delta"].unique())
         deltas = [d for d in have if slope_deltas is not None and any(np.isclose(d, slope_deltas))]
         if len(deltas) < 3:
             deltas = have[:3]
+    else:
+        deltas = [float(d) for d in glr.check_deltas(deltas)]
+        missing = [d for d in deltas if not any(np.isclose(d, have))]
+        if missing:
+            raise ValueError(f"deltas {missing} are not in df (its deltas: "
+                             f"{[float(d) for d in have]})")
     sub = df[df["delta"].isin(list(deltas))]
     keys = ["instance", "rule"] + (["stopping"] if "stopping" in df.columns else []) + \
         ["threshold"]
@@ -183,13 +287,16 @@ def run_slopes(df: pd.DataFrame, deltas=None, optimal=None, slope_deltas=None) -
             x = np.log(1 / r["delta"].to_numpy())
             slopes.append(np.polyfit(x, r["samples"].to_numpy(), 1)[0] / T)
         s = np.array(slopes)
-        rows.append({**dict(zip(keys, key)), "runs": len(s), "cut": cut,
-                     "slope / T*": s.mean() if len(s) else np.nan,
-                     "se": s.std(ddof=1) / math.sqrt(len(s)) if len(s) > 1 else np.nan,
+        ok = cut == 0 and len(s) > 0
+        rows.append({**dict(zip(keys, key)), "runs": len(s) + cut, "cut": cut,
+                     "slope / T*": s.mean() if ok else np.nan,
+                     "se": s.std(ddof=1) / math.sqrt(len(s)) if ok and len(s) > 1 else np.nan,
                      "proven optimal": dict(zip(keys, key))["rule"] in optimal,
-                     "deltas": f"{min(deltas):g}..{max(deltas):g}"})
+                     "deltas": f"{min(deltas):g}..{max(deltas):g}",
+                     "note": "" if ok else f"{cut} of {len(s) + cut} runs cut at the cap: no "
+                                           f"slope (raise max_samples)"})
     return pd.DataFrame(rows, columns=keys + ["runs", "cut", "slope / T*", "se",
-                                              "proven optimal", "deltas"])
+                                              "proven optimal", "deltas", "note"])
 
 
 def _rule_order(names, first=()) -> list:
@@ -210,22 +317,32 @@ def _colors(rules) -> dict:
     return {r: pal[i % len(pal)] for i, r in enumerate(rules)}
 
 
+@strict_keywords
 def plot_sweep(cells: pd.DataFrame, threshold: str, stopping: str | None = None, first=(),
                title: str | None = None):
     """E[tau]/(T* log(1/delta)) against log(1/delta), one panel per instance; the lower bound
     kl(delta, 1-delta)/log(1/delta) (tending to the line 1) dashed. Distinct colours; the rules of
-    ``first`` (a user's) are drawn first; one legend beside the panels, off the curves."""
+    ``first`` (a user's) are drawn first; one legend beside the panels, off the curves. A cell
+    with runs cut at the cap (``stopped < runs``: its mean is a lower bound) is drawn as an open
+    upward triangle, named in the legend."""
     import matplotlib.pyplot as plt
 
+    _check_frame(cells, ["instance", "rule", "threshold", "delta", "ratio", "se"], "cells")
     sub = cells[cells["threshold"] == threshold]
     if stopping is not None and "stopping" in sub.columns:
         sub = sub[sub["stopping"] == stopping]
+    if sub.empty:
+        have = list(dict.fromkeys(cells["threshold"]))
+        raise ValueError(f"no cell of threshold {threshold!r}"
+                         + (f" and stopping {stopping!r}" if stopping is not None else "")
+                         + f" (the thresholds of cells: {have})")
     insts = list(dict.fromkeys(sub["instance"]))
     rules = _rule_order(sub["rule"], first)
     colors = _colors(rules)
     fig, axes = plt.subplots(1, len(insts), figsize=(4.6 * len(insts) + 2.4, 4.2),
                              squeeze=False)
-    handles = {}
+    handles, capped = {}, {}
+    capped_label = "runs cut at the cap: a lower bound (≥)"
     for ax, inst in zip(axes[0], insts):
         g = sub[sub["instance"] == inst]
         for z, rule in enumerate(rules):
@@ -236,6 +353,13 @@ def plot_sweep(cells: pd.DataFrame, threshold: str, stopping: str | None = None,
             handles[rule] = ax.errorbar(x, h["ratio"], yerr=2 * h["se"], marker="o", ms=3,
                                         capsize=2, color=colors[rule], label=rule,
                                         zorder=3 + len(rules) - z)
+            if {"stopped", "runs"} <= set(h.columns):
+                cap = (h["stopped"] < h["runs"]).to_numpy()
+                if cap.any():
+                    capped[capped_label] = ax.scatter(
+                        x[cap], h["ratio"].to_numpy()[cap], marker="^", s=60,
+                        facecolors="none", edgecolors=colors[rule], linewidths=1.2,
+                        zorder=4 + len(rules), label=capped_label)
         xs = np.log(1 / np.array(sorted(g["delta"].unique(), reverse=True)))
         handles["lower bound kl(δ,1−δ)/log(1/δ)"], = ax.plot(
             xs, [glr.kl_bernoulli(math.exp(-v)) / v for v in xs], "k--", lw=1.2,
@@ -245,6 +369,7 @@ def plot_sweep(cells: pd.DataFrame, threshold: str, stopping: str | None = None,
         ax.set_xlabel("log(1/δ)")
         ax.set_ylabel("E[τ] / (T* log(1/δ))  (mean ± 2 se)")
         ax.set_title(inst, fontsize=9)
+    handles.update(capped)
     fig.legend(list(handles.values()), list(handles), loc="center left",
                bbox_to_anchor=(1.0, 0.5), fontsize=7, frameon=False)
     fig.suptitle(title or f"GLR stopping ({threshold} threshold"
@@ -306,6 +431,8 @@ def _check_instances(instances, query) -> dict:
     if query is not None and not isinstance(query, (Query, Mapping)):
         raise TypeError(f"query must be a bai.queries.Query, a dict instance -> Query or None, "
                         f"got {type(query).__name__}")
+    if isinstance(query, Mapping):     # a misspelt instance would silently get the best arm
+        check_names(query, raw, "query", what="instance", error=ValueError)
     out = {}
     for k, e in raw.items():
         env, q = (e if isinstance(e, tuple) and len(e) == 2 else (e, None))
@@ -340,13 +467,17 @@ def _compare_task(rng, *, instance, rule, batch_index, batch, rules, envs, delta
     is not used: a run's numbers depend on its identity only)."""
     env, q = envs[instance]
     r = rules[rule]
-    fn = E.RULES[r].run if isinstance(r, str) else functools.partial(run_rule, r)
+    fn = E.RULES[r].run if isinstance(r, str) else functools.partial(E.simulate, r)
     out = {k: [] for k in ("run", "stopping", "threshold", "delta", "samples", "correct",
                            "stopped", "counts", "wall time")}
     for run in range(batch_index * batch, (batch_index + 1) * batch):
         g = run_generator(seed, instance, rule, run)
-        res = fn(env, g, query=q, deltas=list(deltas), threshold=list(thresholds),
-                 stopping=list(stoppings), sampling_elimination=samp, max_samples=cap)
+        try:
+            res = fn(env, g, query=q, deltas=list(deltas), threshold=list(thresholds),
+                     stopping=list(stoppings), sampling_elimination=samp, max_samples=cap)
+        except Exception as exc:       # name the run: instance, rule and run index
+            raise _in_run(exc, f"instance {instance!r}, rule {rule!r}, run {run}, seed "
+                               f"{seed}") from exc
         wall = float(res.info.get("wall_time", np.nan))
         for s, sname in enumerate(res.stoppings):
             for i, thr in enumerate(res.thresholds):
@@ -404,9 +535,11 @@ class Comparison:
     timing: pd.DataFrame = None
     settings: dict = field(default_factory=dict)
 
+    @strict_keywords
     def figure(self, threshold: str | None = None, stopping: str | None = None):
         """The ratio against :math:`\\log(1/\\delta)`, one panel per instance, with the lower
-        bound (:func:`plot_sweep`); the user's rules first."""
+        bound (:func:`plot_sweep`; cells with runs cut at the cap drawn apart); the user's
+        rules first."""
         have = list(dict.fromkeys(self.table["threshold"]))
         if threshold is None:
             threshold = have[0]
@@ -421,13 +554,22 @@ class Comparison:
                 or self.settings.get("rules", {}).get(r) != r]
         return plot_sweep(self.table, threshold, stopping, first=user)
 
+    @strict_keywords
     def proportions(self, delta: float | None = None) -> pd.DataFrame:
         """Per (instance, rule, stopping, threshold): the mean proportions of pulls at the stop
         :math:`N/\\tau` (stopped runs, at ``delta``, default the smallest) beside :math:`w^*`,
-        and their L1 distance."""
+        and their L1 distance. ``delta`` must be one of the comparison's deltas."""
         df = self.runs
+        have = sorted(set(float(d) for d in df["delta"]), reverse=True)
         if delta is None:
-            delta = float(df["delta"].min())
+            delta = have[-1]
+        else:
+            from .validation import check_delta
+
+            delta = check_delta(delta)
+            if not any(np.isclose(delta, have)):
+                raise ValueError(f"delta = {delta:g} is not a delta of the comparison; its "
+                                 f"deltas are {have}")
         sub = df[np.isclose(df["delta"], delta) & df["stopped"]]
         rows = []
         for (inst, rule, s, thr), g in sub.groupby(["instance", "rule", "stopping",
@@ -437,51 +579,182 @@ class Comparison:
             rows.append({"instance": inst, "rule": rule, "stopping": s, "threshold": thr,
                          "delta": delta, "runs": len(g), "N/t at the stop": np.round(p, 3),
                          "w*": np.round(w, 3), "|N/t - w*|_1": float(np.abs(p - w).sum())})
-        return pd.DataFrame(rows)
+        return pd.DataFrame(rows, columns=["instance", "rule", "stopping", "threshold", "delta",
+                                           "runs", "N/t at the stop", "w*", "|N/t - w*|_1"])
 
+    @strict_keywords
     def save(self, path) -> None:
         """Write the comparison (tables, T*, w*, settings, the library version) to one JSON
-        file; :meth:`load` reads it back."""
+        file, losslessly (every float to its last digit, the tables' dtypes and index):
+        :meth:`load` gives back an equal comparison. The write is atomic
+        (:func:`bai.files.atomic_write`): a save that fails midway leaves the previous file as
+        it was."""
         if isinstance(path, bool) or not isinstance(path, (str, os.PathLike)):
             raise TypeError(f"path must be a file path, got {type(path).__name__}")
         from . import __version__
 
-        payload = {"format": "bai.arena.Comparison/1", "bai_version": __version__,
-                   "settings": self.settings, "t_star": self.t_star,
-                   "w_star": {k: list(map(float, v)) for k, v in self.w_star.items()},
-                   "tables": {k: json.loads(getattr(self, k).to_json(orient="split",
-                                                                     double_precision=15))
-                              for k in _TABLES if getattr(self, k) is not None}}
-        with open(path, "w") as fh:
-            json.dump(payload, fh, default=_json_default)
+        payload = {"format": FORMAT, "bai_version": __version__,
+                   "settings": _enc(self.settings),
+                   "t_star": {str(k): _enc(float(v)) for k, v in self.t_star.items()},
+                   "w_star": {str(k): [_enc(float(x)) for x in np.asarray(v, dtype=float)]
+                              for k, v in self.w_star.items()},
+                   "tables": {k: _enc_frame(getattr(self, k)) for k in _TABLES
+                              if getattr(self, k) is not None}}
+        text = json.dumps(payload, allow_nan=False)   # built in full before the file is touched
+        try:
+            atomic_write(path, text)
+        except ValueError as exc:
+            raise ValueError(f"path: {exc}") from None
 
     @classmethod
+    @strict_keywords
     def load(cls, path) -> "Comparison":
-        """Read a comparison written by :meth:`save`."""
+        """Read a comparison written by :meth:`save` (this format, or the first one). A file
+        that is missing, empty, truncated, not a comparison or of another format is refused
+        with a ``ValueError`` naming the file, what is wrong and, when the file says it, the
+        version of bai that wrote it."""
         if isinstance(path, bool) or not isinstance(path, (str, os.PathLike)):
             raise TypeError(f"path must be a file path, got {type(path).__name__}")
-        with open(path) as fh:
-            payload = json.load(fh)
-        if not isinstance(payload, dict) or payload.get("format") != "bai.arena.Comparison/1":
-            raise ValueError(f"path {str(path)!r} is not a saved bai.arena.Comparison")
-        tabs = {}
-        for k, v in payload["tables"].items():
-            tabs[k] = pd.DataFrame(v["data"], index=v["index"], columns=v["columns"])
-        return cls(table=tabs["table"], slopes=tabs["slopes"], runs=tabs["runs"],
-                   t_star=payload["t_star"],
-                   w_star={k: np.asarray(v) for k, v in payload["w_star"].items()},
-                   timing=tabs.get("timing"),
-                   settings={**payload["settings"], "bai_version": payload["bai_version"]})
+        p = Path(path)
+        where = f"path {str(p)!r}"
+        if not p.exists():
+            raise ValueError(f"{where}: no such file")
+        if p.is_dir():
+            raise ValueError(f"{where} is a folder, not a saved comparison")
+        raw = p.read_bytes()
+        if not raw.strip():
+            raise ValueError(f"{where} is empty ({len(raw)} bytes): not a saved "
+                             f"bai.arena.Comparison")
+        head = raw[:400].decode("utf-8", errors="replace")
+        fm = re.search(r'"format"\s*:\s*"([^"]*)"', head)
+        vm = re.search(r'"bai_version"\s*:\s*"([^"]*)"', head)
+        wrote = (f" (format {fm.group(1)!r}" + (f", written by bai {vm.group(1)}" if vm else "")
+                 + ")") if fm else ""
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"{where} is not a text file (not UTF-8 at byte {exc.start}): not "
+                             f"a saved bai.arena.Comparison") from None
+        try:
+            payload = json.loads(text)
+        except json.JSONDecodeError as exc:
+            if fm and fm.group(1).startswith("bai.arena.Comparison"):
+                raise ValueError(f"{where} is a saved comparison{wrote} that is truncated or "
+                                 f"corrupted: invalid JSON at character {exc.pos} of "
+                                 f"{len(text)} ({exc.msg})") from None
+            raise ValueError(f"{where} is not a saved bai.arena.Comparison: not JSON "
+                             f"({exc.msg} at character {exc.pos})") from None
+        if not isinstance(payload, dict) or not str(payload.get("format", "")).startswith(
+                "bai.arena.Comparison/"):
+            what = (f"a JSON object with the keys {sorted(payload)[:8]}"
+                    if isinstance(payload, dict) else f"a JSON {type(payload).__name__}")
+            raise ValueError(f"{where} is not a saved bai.arena.Comparison: it is {what}, "
+                             f"without format 'bai.arena.Comparison/N'")
+        fmt, version = payload["format"], payload.get("bai_version", "unknown")
+        if fmt not in (FORMAT, _FORMAT_1):
+            raise ValueError(f"{where} was written in format {fmt!r} by bai {version}; this "
+                             f"bai reads {FORMAT!r} and {_FORMAT_1!r}: load it with the "
+                             f"version that wrote it")
+        need = ["settings", "t_star", "w_star", "tables", "bai_version"]
+        missing = [k for k in need if k not in payload]
+        tables = payload.get("tables")
+        if not missing and isinstance(tables, dict):
+            missing = [f"tables.{k}" for k in ("table", "slopes", "runs") if k not in tables]
+        if missing:
+            raise ValueError(f"{where} ({fmt}, written by bai {version}) lacks {missing}")
+        try:
+            if fmt == _FORMAT_1:
+                tabs = {k: pd.DataFrame(v["data"], index=v["index"], columns=v["columns"])
+                        for k, v in tables.items()}
+                settings = {**payload["settings"], "bai_version": version}
+                t_star, w_star = payload["t_star"], payload["w_star"]
+            else:
+                tabs = {k: _dec_frame(v) for k, v in tables.items()}
+                settings = _dec(payload["settings"])
+                t_star = {k: _dec(v) for k, v in payload["t_star"].items()}
+                w_star = {k: [_dec(x) for x in v] for k, v in payload["w_star"].items()}
+            return cls(table=tabs["table"], slopes=tabs["slopes"], runs=tabs["runs"],
+                       t_star=t_star, w_star={k: np.asarray(v, dtype=float)
+                                              for k, v in w_star.items()},
+                       timing=tabs.get("timing"), settings=settings)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ValueError(f"{where} ({fmt}, written by bai {version}) is damaged: "
+                             f"{type(exc).__name__}: {exc}") from None
 
 
-def _json_default(o):
-    if isinstance(o, np.generic):
-        return o.item()
-    if isinstance(o, np.ndarray):
-        return o.tolist()
-    return repr(o)
+#: the format :meth:`Comparison.save` writes (the first, ``bai.arena.Comparison/1``, rounded
+#: floats to 15 digits; :meth:`Comparison.load` still reads it)
+FORMAT = "bai.arena.Comparison/2"
+_FORMAT_1 = "bai.arena.Comparison/1"
 
 
+def _enc(v):
+    """A JSON value of ``v`` that :func:`_dec` turns back into an equal value: floats exactly
+    (``repr``), the non-finite ones tagged, numpy scalars and arrays as Python values."""
+    if isinstance(v, (bool, np.bool_)):
+        return bool(v)
+    if isinstance(v, numbers.Integral):
+        return int(v)
+    if isinstance(v, (float, np.floating)):
+        x = float(v)
+        return x if math.isfinite(x) else {"$float": repr(x)}
+    if isinstance(v, str) or v is None:
+        return v
+    if isinstance(v, Mapping):
+        return {str(k): _enc(x) for k, x in v.items()}
+    if isinstance(v, np.ndarray):
+        return [_enc(x) for x in v.tolist()]
+    if isinstance(v, (list, tuple)):
+        return [_enc(x) for x in v]
+    return repr(v)
+
+
+def _dec(v):
+    if isinstance(v, dict):
+        if set(v) == {"$float"}:
+            return float(v["$float"])
+        return {k: _dec(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_dec(x) for x in v]
+    return v
+
+
+def _enc_frame(df: pd.DataFrame) -> dict:
+    """A table column by column with its dtypes and index (:func:`_dec_frame`)."""
+    idx = df.index
+    if isinstance(idx, pd.RangeIndex):
+        index = {"range": [int(idx.start), int(idx.stop), int(idx.step)]}
+    else:
+        index = {"values": [_enc(x) for x in idx.tolist()], "dtype": str(idx.dtype)}
+    return {"columns": [str(c) for c in df.columns],
+            "dtypes": [str(t) for t in df.dtypes],
+            "index": index,
+            "data": [[_enc(x) for x in df[c].tolist()] for c in df.columns]}
+
+
+def _column(values, dtype: str) -> pd.Series:
+    if dtype in ("object", "O"):
+        return pd.Series(values, dtype=object)
+    return pd.Series(values, dtype=dtype)
+
+
+def _dec_frame(v: dict) -> pd.DataFrame:
+    cols, dtypes, data = v["columns"], v["dtypes"], v["data"]
+    if not (len(cols) == len(dtypes) == len(data)):
+        raise ValueError("a table's columns, dtypes and data differ in length")
+    ix = v["index"]
+    if "range" in ix:
+        index = pd.RangeIndex(*ix["range"])
+    else:
+        index = pd.Index(_column([_dec(x) for x in ix["values"]], ix["dtype"]))
+    if any(len(d) != len(index) for d in data):
+        raise ValueError("a table's index and columns differ in length")
+    out = pd.DataFrame({c: _column([_dec(x) for x in d], t).set_axis(index)
+                        for c, t, d in zip(cols, dtypes, data)}, index=index, columns=cols)
+    return out
+
+
+@strict_keywords
 def compare(rules, instances, *, query=None, deltas=(0.1, 0.01, 0.001), n_runs: int = 100,
             seed: int = 0, threshold="heuristic", stopping="llr", sampling_elimination=None,
             n_jobs: int = 1, max_samples: int = 10**6, batch: int | None = None,
@@ -516,7 +789,10 @@ def compare(rules, instances, *, query=None, deltas=(0.1, 0.01, 0.001), n_runs: 
     n_jobs : int
         Worker processes (joblib).
     max_samples : int
-        Cap on a run's pulls (a run cut there counts as not stopped).
+        Cap on a run's pulls (a run cut there counts as not stopped; its cells are marked, see
+        :func:`cell_table`). Before any run, :func:`estimate_cost` compares
+        :math:`T^*\\log(1/\\delta)` with the cap: a :class:`CostWarning` says which instances'
+        runs will be cut, and how many pulls the plain-Python rules will make.
     batch : int, optional
         Runs per task (checkpoint); must divide ``n_runs``. Default: the largest divisor of
         ``n_runs`` at most 10.
@@ -524,14 +800,23 @@ def compare(rules, instances, *, query=None, deltas=(0.1, 0.01, 0.001), n_runs: 
         Finished tasks are stored there and skipped by a rerun (keyed by the rules' code and
         state, the instances, the settings and the library).
     progress : bool, optional
-        A progress bar on stderr (default: when stderr is a terminal).
+        Show the progress: a bar on a terminal; elsewhere (a notebook, a log) one line on
+        stderr at the start, every ten seconds and at the end. Default: the bar on a terminal,
+        the lines elsewhere when the run is long (:func:`estimate_cost`: some run will be
+        capped, or more than ``10**7`` pulls in all), nothing otherwise; under ``python -m bai
+        reproduce`` the command line shows it.
+
+    Every run's numbers depend on its identity only; an error in a run names the instance, the
+    rule and the run. Elimination (``stopping`` or ``sampling_elimination``) with a threshold
+    that is not time-uniform gives a :class:`ThresholdWarning`.
     """
     rules = _check_rules(rules)
     envs = _check_instances(instances, query)
     deltas = [float(d) for d in glr.check_deltas(deltas)]
     thresholds = list(ST.check_thresholds(threshold))
     stoppings = list(ST.check_stopping(stopping)[0])
-    if sampling_elimination not in (None, "selective", "full"):
+    if not (sampling_elimination is None or (isinstance(sampling_elimination, str) and
+                                             sampling_elimination in ("selective", "full"))):
         raise ValueError(f"sampling_elimination must be None, 'selective' or 'full', got "
                          f"{sampling_elimination!r}")
     n_runs = check_int(n_runs, "n_runs", minimum=2)
@@ -552,19 +837,33 @@ def compare(rules, instances, *, query=None, deltas=(0.1, 0.01, 0.001), n_runs: 
         raise TypeError(f"progress must be True, False or None, got {progress!r}")
     samp = {None: 0, "selective": 1, "full": 2}[sampling_elimination]
     _check_applicable(rules, envs, samp)
+    _warn_elimination(thresholds, stoppings, sampling_elimination, stacklevel=4)
     designs = {k: q.oracle_design(e.X, e.theta) for k, (e, q) in envs.items()}
     tstar = {k: 2.0 * e.sigma**2 * designs[k].value for k, (e, q) in envs.items()}
     wstar = {k: np.clip(designs[k].design, 0.0, None) / np.clip(designs[k].design, 0.0,
                                                                  None).sum()
              for k in envs}
+    cost = _cost_table(tstar, deltas, max_samples)
+    python_rules = [k for k, v in rules.items() if not isinstance(v, (str, CompiledRule))]
+    trajectories = len(thresholds) * len(deltas) if samp else 1
+    long_run = _warn_cost(cost, max_samples, python_rules, n_runs, trajectories, len(rules))
     fn = functools.partial(_compare_task, batch=batch, rules=rules, envs=envs,
                            deltas=tuple(deltas), thresholds=tuple(thresholds),
                            stoppings=tuple(stoppings), samp=sampling_elimination,
                            cap=max_samples, seed=seed)
     grid = [{"instance": i, "rule": r, "batch_index": b} for i in envs for r in rules
             for b in range(n_runs // batch)]
-    raw = run_experiment(fn, grid, 1, seed=seed, n_jobs=n_jobs, checkpoint_dir=checkpoint_dir,
-                         name="bai.arena.compare", progress=progress)
+    tty = sys.stderr is not None and hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
+    lines = (progress is True or (progress is None and long_run)) and not tty and \
+        not os.environ.get(ENV_PROGRESS_FILE)
+    watcher = _LineProgress("bai.arena.compare") if lines else None
+    try:
+        raw = run_experiment(fn, grid, 1, seed=seed, n_jobs=n_jobs,
+                             checkpoint_dir=checkpoint_dir, name="bai.arena.compare",
+                             progress=bool(tty and progress is not False))
+    finally:
+        if watcher is not None:
+            watcher.stop()
     cols = ["run", "stopping", "threshold", "delta", "samples", "correct", "stopped", "counts",
             "wall time"]
     runs = raw.drop(columns=[c for c in raw.columns if c not in cols + ["instance", "rule"]]) \
@@ -592,9 +891,154 @@ def compare(rules, instances, *, query=None, deltas=(0.1, 0.01, 0.001), n_runs: 
                                                       envs.items()},
                 "deltas": deltas, "thresholds": [t.name for t in thresholds],
                 "stoppings": stoppings, "sampling_elimination": sampling_elimination,
-                "n_runs": n_runs, "seed": seed, "max_samples": max_samples}
+                "n_runs": n_runs, "seed": seed, "max_samples": max_samples,
+                "expected samples": {k: float(v) for k, v in
+                                     cost["T* log(1/delta)"].items()},
+                "bai_version": _version()}
+    capped = table[table["capped"] > 0]
+    if len(capped):
+        warnings.warn(
+            f"{len(capped)} of {len(table)} cells have runs cut at max_samples = "
+            f"{max_samples} (e.g. instance {capped['instance'].iloc[0]!r}, rule "
+            f"{capped['rule'].iloc[0]!r}, delta = {capped['delta'].iloc[0]:g}): their means "
+            f"are lower bounds (marked '≥' in the table and the figure; no slope)",
+            CostWarning, stacklevel=3)
     return Comparison(table=table, slopes=slopes, runs=runs, t_star=tstar, w_star=wstar,
                       timing=timing, settings=settings)
+
+
+def _version() -> str:
+    from . import __version__
+
+    return __version__
+
+
+@strict_keywords
+def estimate_cost(instances, *, query=None, deltas=(0.1, 0.01, 0.001),
+                  max_samples: int = 10**6) -> pd.DataFrame:
+    r"""What a comparison on ``instances`` will cost, before running it: per instance
+    :math:`T^*`, and at the smallest delta :math:`T^*\log(1/\delta)` (the stopping time of an
+    asymptotically optimal rule, to first order; other rules take several times it),
+    :math:`T^*\mathrm{kl}(\delta,1-\delta)` (the lower bound on the mean stopping time of any
+    :math:`\delta`-correct rule), the largest delta whose :math:`T^*\log(1/\delta)` reaches
+    ``max_samples`` and whether runs will be capped (``capped``: an optimal rule's runs reach the
+    cap). :func:`compare` calls it and warns (:class:`CostWarning`)."""
+    envs = _check_instances(instances, query)
+    deltas = [float(d) for d in glr.check_deltas(deltas)]
+    max_samples = check_int(max_samples, "max_samples", minimum=2)
+    tstar = {k: q.t_star(e.X, e.theta, e.sigma) for k, (e, q) in envs.items()}
+    return _cost_table(tstar, deltas, max_samples)
+
+
+def _cost_table(tstar: dict, deltas, cap: int) -> pd.DataFrame:
+    d = min(deltas)
+    rows = []
+    for k, T in tstar.items():
+        T = float(T)
+        first = [x for x in sorted(deltas, reverse=True) if T * math.log(1 / x) >= cap]
+        rows.append({"instance": k, "T*": T, "delta": d, "T* log(1/delta)": T * math.log(1 / d),
+                     "T* kl(delta, 1-delta)": T * glr.kl_bernoulli(d),
+                     "capped from delta": first[0] if first else np.nan,
+                     "capped": T * math.log(1 / d) >= cap})
+    return pd.DataFrame(rows).set_index("instance")
+
+
+def _warn_cost(cost: pd.DataFrame, cap: int, python_rules, n_runs: int, trajectories: int,
+               n_rules: int) -> bool:
+    """The warnings of :func:`compare` before its runs; True when the run is long (some run
+    capped, or more than 10**7 expected pulls)."""
+    capped = cost[cost["capped"]]
+    for inst, r in capped.iterrows():
+        warnings.warn(
+            f"instance {inst!r}: T* log(1/delta) = {r['T* log(1/delta)']:.3g} at delta = "
+            f"{r['delta']:g} reaches max_samples = {cap} (from delta = "
+            f"{r['capped from delta']:g} on): even an optimal rule's runs will be cut at the cap "
+            f"(counted as not stopped, their cells marked as lower bounds). Raise max_samples or "
+            f"drop the smallest deltas", CostWarning, stacklevel=4)
+    per_run = np.minimum(cost["T* log(1/delta)"].to_numpy(), cap)
+    total = float(per_run.sum()) * n_runs * trajectories
+    if python_rules and total * len(python_rules) > 2e6:
+        warnings.warn(
+            f"the plain-Python rule(s) {', '.join(map(repr, python_rules))} will make about "
+            f"{total * len(python_rules):.2g} pulls at least (T* log(1/delta) per run, "
+            f"{n_runs} runs per instance); a plain-Python step costs several times a compiled "
+            f"one: compile the rule (CompiledRule), or reduce n_runs or the deltas",
+            CostWarning, stacklevel=4)
+    return bool(len(capped)) or total * n_rules > 1e7
+
+
+class _LineProgress:
+    """Progress as lines on stderr, for notebooks and logs (a bar needs a terminal): the task
+    count that :func:`bai.experiments.run_experiment` writes to the file named by
+    ``BAI_PROGRESS_FILE`` (set here for the duration), read every second; a line at the start,
+    every ``every`` seconds and at the end."""
+
+    def __init__(self, name: str, every: float = 10.0, stream=None):
+        import tempfile
+
+        self.name, self.every = name, every
+        self.stream = stream if stream is not None else sys.stderr
+        self.dir = tempfile.mkdtemp(prefix="bai-progress-")
+        self.path = os.path.join(self.dir, "progress.json")
+        self.old = os.environ.get(ENV_PROGRESS_FILE)
+        os.environ[ENV_PROGRESS_FILE] = self.path
+        self.start = time.time()
+        self.state = None
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._loop, daemon=True)
+        self.thread.start()
+
+    def _read(self):
+        try:
+            with open(self.path) as fh:
+                return json.load(fh)
+        except (OSError, ValueError):
+            return None
+
+    def _line(self, state) -> str:
+        done, total = int(state["done"]), int(state["total"])
+        el = max(float(state["now"]) - float(state["start"]), 0.0)
+        line = f"{self.name}: {done}/{total} tasks ({100 * done / max(total, 1):.0f}%)"
+        if done >= total:
+            return line + f", done in {el:.0f} s"
+        start = int(state.get("initial", 0))
+        if done > start and el > 0:
+            return line + f", about {(total - done) * el / (done - start):.0f} s left"
+        return line
+
+    def _print(self, state) -> None:
+        try:
+            print(self._line(state), file=self.stream, flush=True)
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+
+    def _loop(self) -> None:
+        last, shown = None, None
+        while not self.done.wait(1.0):
+            state = self._read()
+            if state is None:
+                continue
+            self.state = state
+            now = time.time()
+            moved = state.get("done") != shown
+            if last is None or (moved and now - last >= self.every) or \
+                    now - last >= 6 * self.every:
+                self._print(state)
+                last, shown = now, state.get("done")
+
+    def stop(self) -> None:
+        self.done.set()
+        self.thread.join(timeout=5)
+        state = self._read() or self.state
+        if state is not None:
+            self._print(state)
+        if self.old is None:
+            os.environ.pop(ENV_PROGRESS_FILE, None)
+        else:
+            os.environ[ENV_PROGRESS_FILE] = self.old
+        import shutil
+
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def _order_key(envs, rules, stoppings, thresholds):

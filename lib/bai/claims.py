@@ -365,7 +365,17 @@ class Derived:
         if used - set(self.inputs):
             raise ValueError(f"formula {self.formula!r} names {sorted(used - set(self.inputs))}, "
                              f"which are not among the inputs {sorted(self.inputs)}")
-        value = _evaluate(tree, {k: v.number for k, v in self.inputs.items()})
+        at = {k: v.number for k, v in self.inputs.items()}
+        try:
+            value = _evaluate(tree, at)
+        except ValueError as exc:
+            if str(exc).startswith("formula may use"):
+                raise ValueError(f"formula {self.formula!r}: {exc}") from None
+            raise ValueError(f"formula {self.formula!r} cannot be evaluated at {at}: {exc}") \
+                from None
+        except (ArithmeticError, TypeError) as exc:
+            raise ValueError(f"formula {self.formula!r} cannot be evaluated at {at}: "
+                             f"{type(exc).__name__}: {exc}") from None
         if not math.isfinite(value):
             raise ValueError(f"formula {self.formula!r} gives {value}")
         object.__setattr__(self, "_value", value)

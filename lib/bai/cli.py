@@ -38,6 +38,7 @@ from pathlib import Path
 from .claims import (AS_PRINTED, HOLDS, count_checks, count_paper_claims, format_ours,
                      format_value, paper_claims)
 from .experiments import ENV_BACKEND, ENV_N_JOBS, ENV_SCHEDULER, PROFILES
+from .files import atomic_write
 
 __all__ = ["find_root", "toc_files", "notebook_chapters", "execute", "stage", "write_twins",
            "install_cell", "repository_source",
@@ -199,7 +200,7 @@ def write_twins(book: Path) -> None:
     for md in notebook_chapters(book):
         nb = jupytext.read(md)
         nb.cells.insert(0, install_cell(book))
-        jupytext.write(nb, md.with_suffix(".ipynb"))
+        atomic_write(md.with_suffix(".ipynb"), jupytext.writes(nb, fmt="ipynb"))
         print(f"twin: {md.with_suffix('.ipynb')}")
 
 
@@ -264,7 +265,8 @@ def execute(md: Path, output: Path, profile: str, claims_dir: Path,
             if watcher is not None:
                 watcher.stop()
         elapsed = time.perf_counter() - start
-        shutil.move(str(partial), output)  # only a finished execution reaches `output`
+        # only a finished execution reaches `output`, in one step (bai.files.atomic_write)
+        atomic_write(output, partial.read_bytes(), binary=True)
     return elapsed
 
 
@@ -554,10 +556,14 @@ def reproduce(args) -> int:
     study = chapter_study(md)
     try:
         from .studies import parse_overrides
+        from .validation import check_parameters
 
         overrides = parse_overrides(args.overrides)
         if study is not None:
-            study.parameters(args.profile, overrides)
+            P = study.parameters(args.profile, overrides)
+            # every value against the study's declared types and ranges (building the
+            # instances where they decide), before the kernel starts
+            check_parameters(P, _chapter_parameters(md))
         elif overrides:
             raise ValueError(f"{args.chapter} has no study: its parameters cannot be set")
     except (TypeError, ValueError) as err:
@@ -575,6 +581,7 @@ def reproduce(args) -> int:
         if probe.exists() and not probe.is_dir():
             raise CLIError(f"{flag} must be a folder, but {probe} is a file: choose another "
                            f"path or remove the file")
+        _check_writable(flag, path)
     if args.scheduler:
         _check_scheduler(args.scheduler)
     import jupytext
@@ -599,14 +606,22 @@ def reproduce(args) -> int:
           + (f"; overrides {overrides}" if overrides else ""), flush=True)
     claims_file = claims_dir / f"{args.chapter}.json"
     before = claims_file.stat().st_mtime_ns if claims_file.exists() else None
+    interrupted = (f"\ninterrupted: finished tasks are kept in {checkpoints / args.chapter}; "
+                   f"run the same command again to resume")
+    ctrl_c = _CtrlC()
     try:
         seconds = execute(md, output, args.profile, claims_dir, checkpoints, progress_bar=True,
                           overrides=overrides)
     except KeyboardInterrupt:
-        print(f"\ninterrupted: finished tasks are kept in {checkpoints / args.chapter}; run the "
-              f"same command again to resume", file=sys.stderr)
-        return 130
+        return ctrl_c.end(interrupted)
+    except Exception as err:
+        # after a Ctrl-C, papermill may report the ended kernel as an execution error; a
+        # KeyboardInterrupt inside the kernel is one too
+        if ctrl_c.fired or getattr(err, "ename", None) == "KeyboardInterrupt":
+            return ctrl_c.end(interrupted)
+        raise
     finally:
+        ctrl_c.restore()
         for k, v in saved.items():
             if v is None:
                 os.environ.pop(k, None)
@@ -653,6 +668,32 @@ def scale_note(data: dict) -> str | None:
     lines += [f"  - {s}" for s in short]
     lines += [f"  - {s}" for s in meta.get("shortfalls") or [] if "fewer than" not in s]
     return "\n".join(lines)
+def _chapter_parameters(md: Path) -> dict:
+    """The declared parameters of a chapter's study (``PARAMETERS``: name ->
+    :class:`bai.validation.Param`), or an empty dict."""
+    from . import studies
+
+    if md.stem not in studies.chapters():
+        return {}
+    return dict(getattr(studies.load(md.stem), "PARAMETERS", None) or {})
+
+
+def _check_writable(flag: str, path: Path) -> None:
+    """Fail fast (exit 2) when the folder ``path`` cannot be written, or created: a file is
+    written and removed in it, or in its nearest existing parent, before the kernel starts
+    (nothing is left behind)."""
+    import tempfile as _tempfile
+
+    probe = path
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    try:
+        fd, name = _tempfile.mkstemp(dir=probe, prefix=".write-test-")
+        os.close(fd)
+        os.unlink(name)
+    except OSError as err:
+        raise CLIError(f"{flag} {path} is not a writable folder ({err.strerror or err} in "
+                       f"{probe}): choose another path") from None
 
 
 def _check_scheduler(address: str, timeout: float = 5.0) -> None:
@@ -682,3 +723,134 @@ def main(argv=None) -> int:
     except CLIError as err:
         print(f"python -m bai reproduce: error: {err}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:     # Ctrl-C outside the chapter's execution: one line
+        return _interrupted("\ninterrupted (Ctrl-C)")
+
+
+class _CtrlC:
+    """Ctrl-C while a chapter executes. At the signal, before papermill's own clean-up can
+    write to the terminal: the kernel is ended (:func:`_end_kernels`; it runs in its own
+    session, so the terminal's Ctrl-C does not reach it, and a polite shutdown races with its
+    last reply and writes a traceback), this process's stderr is set aside, and
+    ``KeyboardInterrupt`` is raised; :meth:`end` then writes the one line on the real stderr.
+    Every finished task is in its checkpoint (written atomically: an ended kernel leaves no
+    half-written result)."""
+
+    def __init__(self):
+        import signal
+
+        self.fired = False
+        self.saved_fd = None
+        try:
+            self.previous = signal.signal(signal.SIGINT, self._handler)
+        except ValueError:                 # not the main thread: the default behaviour
+            self.previous = None
+
+    def _handler(self, signum, frame):
+        import signal
+
+        if self.fired:
+            return
+        self.fired = True
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        except ValueError:
+            pass
+        _end_kernels()
+        try:
+            sys.stderr.flush()
+            self.saved_fd = os.dup(2)
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, 2)
+            os.close(devnull)
+        except (OSError, ValueError):
+            self.saved_fd = None
+        raise KeyboardInterrupt
+
+    def restore(self) -> None:
+        import signal
+
+        if self.previous is not None and not self.fired:
+            signal.signal(signal.SIGINT, self.previous)
+
+    def end(self, message: str) -> int:
+        """The one line, on the terminal's stderr; exit status 130."""
+        if self.saved_fd is None:
+            return _interrupted(message)
+        try:
+            os.write(self.saved_fd, ("\n" + message.lstrip("\n") + "\n").encode())
+        except OSError:
+            pass
+        return 130
+
+
+def _interrupted(message: str) -> int:
+    """Ctrl-C during a chapter's execution: the kernel this process started is ended (it runs
+    in its own session, so the terminal's Ctrl-C does not reach it, and it would write its own
+    farewell to the terminal), ``message`` is the last line, and the interpreter's teardown
+    (papermill's pending tasks) writes nothing after it. Exit status 130. Every finished task is
+    in its checkpoint (written atomically: a killed kernel leaves no half-written result)."""
+    _quiet_interrupts()
+    _end_kernels()
+    print(message, file=sys.stderr, flush=True)
+    try:
+        sys.stdout.flush()
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 2)
+    except (OSError, ValueError):
+        pass
+    return 130
+
+
+def _end_kernels(timeout: float = 3.0) -> None:
+    """End the Jupyter kernels this process started, by their ids, read from ``/proc`` (Linux;
+    elsewhere nothing is done): SIGKILL (a kernel ended politely writes to the terminal), then
+    wait up to ``timeout`` seconds for them."""
+    import signal
+
+    me = os.getpid()
+    kids = []
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as fh:
+                ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
+            if ppid != me:
+                continue
+            with open(f"/proc/{name}/cmdline", "rb") as fh:
+                if b"ipykernel" not in fh.read():
+                    continue
+        except (OSError, ValueError, IndexError):
+            continue
+        kids.append(int(name))
+    for pid in kids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    end = time.time() + timeout
+    for pid in kids:
+        while time.time() < end:
+            try:
+                done, _ = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if done:
+                break
+            time.sleep(0.05)
+
+
+def _quiet_interrupts() -> None:
+    """After a first Ctrl-C, further ones while the command cleans up are ignored (no second
+    traceback)."""
+    import signal
+
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:            # not the main thread
+        pass

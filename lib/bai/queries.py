@@ -441,6 +441,9 @@ class Query:
         sigma = check_positive(sigma, "sigma")
         theta = as_vector(theta, "theta", size=self.Z.shape[1])
         Vinv = as_matrix(Vinv, "Vinv", n_cols=self.Z.shape[1])
+        if Vinv.shape[0] != Vinv.shape[1]:
+            raise ValueError(f"Vinv must be square, got shape {Vinv.shape}")
+        _check_pd(Vinv, "Vinv")
         A, b = self.pieces(answer)
         gaps = A @ theta - b
         s = np.einsum("pi,ij,pj->p", A, Vinv, A)
@@ -453,6 +456,7 @@ class Query:
         V = as_matrix(V, "V", n_cols=self.Z.shape[1])
         if V.shape[0] != V.shape[1] or np.linalg.matrix_rank(V) < V.shape[0]:
             raise ValueError("V must be an invertible square matrix")
+        _check_pd(V, "V")
         a = self.empirical_answer(theta)
         g = self.piece_glrs(a, theta, np.linalg.inv(V), sigma)
         return a, float(g.min()) if len(g) else math.inf
@@ -637,6 +641,18 @@ class Thresholding(Query):
 
     def describe(self):
         return f"Thresholding(tau={self.tau:g})"
+
+
+def _check_pd(V, name: str) -> None:
+    """``V`` must be symmetric positive definite (a design matrix): a negative-definite or
+    indefinite one would give every piece a negative denominator, a GLR of 0 or inf."""
+    scale = max(1.0, float(np.abs(V).max()))
+    if not np.allclose(V, V.T, rtol=1e-9, atol=1e-12 * scale):
+        raise ValueError(f"{name} must be symmetric (a design matrix sum x x^T)")
+    low = float(np.linalg.eigvalsh(V)[0])
+    if not low > 0:
+        raise ValueError(f"{name} must be positive definite (a design matrix sum x x^T), but "
+                         f"its smallest eigenvalue is {low:.3g}")
 
 
 def as_query(query, Z) -> Query:

@@ -2,11 +2,21 @@
 
 Every public function validates its inputs with these helpers, so that bad input fails early
 with a ``ValueError`` or ``TypeError`` that names the argument and says what was expected.
+Unknown names (keyword arguments, options, keys of a mapping) are refused by
+:func:`check_names` and :func:`strict_keywords`, naming them and listing the known ones; the
+parameters of a study are declared with :class:`Param` and checked by
+:func:`check_parameters`.
 """
 
 from __future__ import annotations
 
+import difflib
+import functools
+import inspect
+import math
 import numbers
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -26,6 +36,10 @@ __all__ = [
     "check_bool",
     "check_choice",
     "check_unique_best",
+    "check_names",
+    "strict_keywords",
+    "Param",
+    "check_parameters",
 ]
 
 
@@ -212,3 +226,214 @@ def check_unique_best(values, name: str = "env", *, what: str = "arm", rtol: flo
         raise ValueError(f"{name} must have a unique best {what} (a positive gap): its best "
                          f"mean {top:g} is shared, so the algorithm would never stop")
     return int(np.argmax(v))
+
+
+def check_names(given, known, name: str, *, what: str = "keyword argument",
+                error: type = TypeError) -> None:
+    """Refuse the names of ``given`` (an iterable of names, e.g. a dict's keys) that are not in
+    ``known``: an ``error`` (``TypeError`` by default) naming ``name`` and the unknown names,
+    with the close matches of each and the list of the known ones."""
+    known = list(dict.fromkeys(known))
+    unknown = [k for k in given if k not in known]
+    if not unknown:
+        return
+    hints = []
+    for k in unknown:
+        close = difflib.get_close_matches(str(k), [str(n) for n in known], n=1, cutoff=0.6)
+        if close:
+            hints.append(f"{close[0]!r}" if len(unknown) == 1 else f"{close[0]!r} for {k!r}")
+    plural = "s" if len(unknown) > 1 else ""
+    msg = f"{name}: unknown {what}{plural} {', '.join(repr(k) for k in unknown)}"
+    if hints:
+        msg += f" (did you mean {', '.join(hints)}?)"
+    msg += f"; the known {what}s are: {', '.join(map(str, known)) if known else '(none)'}"
+    raise error(msg)
+
+
+def strict_keywords(fn):
+    """Decorator: a call of ``fn`` with a keyword argument that ``fn`` does not take raises a
+    ``TypeError`` naming it (and its close match) and listing ``fn``'s keyword arguments, before
+    ``fn`` runs (Python's own message lists none). A function with ``**kwargs`` is returned
+    unchanged."""
+    if not callable(fn):
+        raise TypeError(f"fn must be a function, got {type(fn).__name__}")
+    params = inspect.signature(fn).parameters.values()
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
+        return fn
+    known = [p.name for p in params if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                                   inspect.Parameter.KEYWORD_ONLY)
+             and p.name not in ("self", "cls")]
+    allowed = frozenset(known)
+    label = f"{getattr(fn, '__qualname__', getattr(fn, '__name__', 'function'))}()"
+
+    @functools.wraps(fn)
+    def checked(*args, **kwargs):
+        if not allowed.issuperset(kwargs):
+            check_names(kwargs, known, label)
+        return fn(*args, **kwargs)
+
+    return checked
+
+
+_KINDS = {int: "an integer", float: "a real number", bool: "True or False", str: "a string",
+          list: "a list"}
+
+
+@dataclass(frozen=True)
+class Param:
+    """A declared parameter of a study (a chapter's profile key): its type and range, checked
+    by :func:`check_parameters` (``python -m bai reproduce --set`` checks every value against
+    the study's ``PARAMETERS`` before the kernel starts).
+
+    Parameters
+    ----------
+    kind : type
+        ``int``, ``float`` (an int is accepted), ``bool``, ``str`` or ``list`` (a list or a
+        tuple).
+    minimum, maximum : float, optional
+        Bounds of a number, or of a list's length for ``kind=list`` (``minimum`` defaults to 1
+        for a list: an empty list is refused).
+    low_open, high_open : bool
+        Whether ``minimum`` / ``maximum`` are excluded (an open interval, e.g. a delta in (0, 1)).
+    choices : tuple or callable, optional
+        The allowed values (or a function returning them, e.g. the names of a registry).
+    item : Param, optional
+        The declaration every item of a list must satisfy.
+    distinct : bool
+        A list's items must be distinct.
+    check : callable, optional
+        ``check(value)`` raising ``ValueError``/``TypeError`` when the value is invalid (e.g.
+        "even").
+    build : callable, optional
+        ``build(P)`` on the whole parameters, raising ``ValueError``/``TypeError`` when this
+        value is invalid in their context (builds the instances the value decides).
+    doc : str
+        One line: what the parameter is.
+    """
+
+    kind: type
+    minimum: float | None = None
+    maximum: float | None = None
+    low_open: bool = False
+    high_open: bool = False
+    choices: object = None
+    item: "Param | None" = None
+    distinct: bool = False
+    check: Callable | None = None
+    build: Callable | None = None
+    doc: str = ""
+
+    def __post_init__(self):
+        if self.kind not in _KINDS:
+            raise TypeError(f"kind must be one of int, float, bool, str, list, got {self.kind!r}")
+        for arg in ("minimum", "maximum"):
+            v = getattr(self, arg)
+            if v is not None and (isinstance(v, bool) or not isinstance(v, numbers.Real)
+                                  or math.isnan(v)):
+                raise TypeError(f"{arg} must be a number or None, got {v!r}")
+        if self.item is not None and (self.kind is not list or not isinstance(self.item, Param)):
+            raise TypeError("item must be a Param, and only for kind=list")
+        if self.choices is not None and not callable(self.choices) and \
+                not isinstance(self.choices, (tuple, list, frozenset, set)):
+            raise TypeError(f"choices must be a tuple or a function, got "
+                            f"{type(self.choices).__name__}")
+        for arg in ("check", "build"):
+            if getattr(self, arg) is not None and not callable(getattr(self, arg)):
+                raise TypeError(f"{arg} must be callable or None")
+
+    def describe(self) -> str:
+        """What a valid value is, in words."""
+        out = _KINDS[self.kind]
+        lo, hi = self.minimum, self.maximum
+        if self.kind is list:
+            lo = 1 if lo is None else lo
+            out += f" of {lo:g}" + (f" to {hi:g}" if hi is not None else " or more") + " items"
+            if self.item is not None:
+                out += f", each {self.item.describe()}"
+            if self.distinct:
+                out += ", distinct"
+            return out
+        if lo is not None and hi is not None:
+            out += (f" in {'(' if self.low_open else '['}{lo:g}, {hi:g}"
+                    f"{')' if self.high_open else ']'}")
+        elif lo is not None:
+            out += f" {'>' if self.low_open else '>='} {lo:g}"
+        elif hi is not None:
+            out += f" {'<' if self.high_open else '<='} {hi:g}"
+        return out
+
+    def validate(self, value, name: str):
+        """``value`` when it satisfies the declaration, else a ``TypeError``/``ValueError``
+        naming ``name``."""
+        k = self.kind
+        if k is bool:
+            ok = isinstance(value, (bool, np.bool_))
+        elif k is int:
+            ok = isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+        elif k is float:
+            ok = isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+        elif k is str:
+            ok = isinstance(value, str)
+        else:
+            ok = isinstance(value, (list, tuple))
+        if not ok:
+            raise TypeError(f"{name} must be {self.describe()}, got {value!r} "
+                            f"({type(value).__name__})")
+        if k is list:
+            lo = 1 if self.minimum is None else self.minimum
+            if len(value) < lo or (self.maximum is not None and len(value) > self.maximum):
+                raise ValueError(f"{name} must be {self.describe()}, got {len(value)} item(s): "
+                                 f"{list(value)!r}")
+            if self.item is not None:
+                for i, v in enumerate(value):
+                    self.item.validate(v, f"{name}[{i}]")
+            if self.distinct:
+                try:
+                    dup = len(set(value)) != len(value)
+                except TypeError:
+                    dup = False
+                if dup:
+                    raise ValueError(f"{name} must have distinct items, got {list(value)!r}")
+        elif k in (int, float):
+            x = float(value)
+            bad = not math.isfinite(x)
+            if self.minimum is not None:
+                bad |= x <= self.minimum if self.low_open else x < self.minimum
+            if self.maximum is not None:
+                bad |= x >= self.maximum if self.high_open else x > self.maximum
+            if bad:
+                raise ValueError(f"{name} must be {self.describe()}, got {value!r}")
+        if self.choices is not None:
+            choices = list(self.choices() if callable(self.choices) else self.choices)
+            if value not in choices:
+                close = difflib.get_close_matches(str(value), [str(c) for c in choices], n=1)
+                raise ValueError(f"{name} = {value!r} is not one of: "
+                                 f"{', '.join(map(str, choices))}"
+                                 + (f" (did you mean {close[0]!r}?)" if close else ""))
+        if self.check is not None:
+            try:
+                self.check(value)
+            except (TypeError, ValueError) as exc:
+                raise type(exc)(f"{name}: {exc}") from None
+        return value
+
+
+def check_parameters(P, spec, name: str = "P") -> Mapping:
+    """``P`` (a study's parameters) when every key declared in ``spec`` (name ->
+    :class:`Param`) holds a valid value, then every declaration's ``build(P)`` succeeds; else a
+    ``TypeError``/``ValueError`` naming the parameter. Keys of ``P`` that ``spec`` does not
+    declare are not checked here (the profile's keys are checked by the study)."""
+    if not isinstance(P, Mapping):
+        raise TypeError(f"{name} must be a dict of parameters, got {type(P).__name__}")
+    if not isinstance(spec, Mapping) or not all(isinstance(v, Param) for v in spec.values()):
+        raise TypeError("spec must be a dict of parameter name -> bai.validation.Param")
+    for key, par in spec.items():
+        if key in P:
+            par.validate(P[key], key)
+    for key, par in spec.items():
+        if key in P and par.build is not None:
+            try:
+                par.build(P)
+            except (TypeError, ValueError) as exc:
+                raise type(exc)(f"{key} = {P[key]!r}: {exc}") from None
+    return P

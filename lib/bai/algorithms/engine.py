@@ -44,6 +44,7 @@ instance never changes another cell.
 from __future__ import annotations
 
 import copy
+import inspect
 import math
 import numbers
 import time
@@ -58,7 +59,7 @@ from numba.extending import overload_attribute
 
 from .. import queries as Q
 from ..environments import GaussianLinearBandit
-from ..validation import check_int, check_rng
+from ..validation import check_int, check_names, check_rng, strict_keywords
 from . import stopping as ST
 from .common import RunsResult
 from .glr import (GLRResult, _matvec, _sm_scaled_buf, _sm_scaled_row, check_deltas, check_env,
@@ -76,8 +77,10 @@ SQ_REFRESH = 1024
 
 # slots of the integer scalars ``eng.ii``
 (T, TMAX, NP, SERIAL, MIX, SQOK, HQ, HQOK, KIND, QM, LEN, PMAX, H, ESEL, EFULL, SAMP, NACT,
- TT0, TTW, MEFF, NS, NT, NL, NW, ARM, WS) = range(26)
-N_II = 26
+ TT0, TTW, MEFF, NS, NT, NL, NW, ARM, WS, PHASE) = range(27)
+N_II = 27
+# what the driving loop is calling (``eng.ii[PHASE]``): an error in a rule names its method
+IN_CHOOSE, IN_OBSERVE, IN_UPDATE = 1, 2, 3
 # what the driving loop returns
 DONE, PAUSED, BAD_ARM = 1, 0, 2
 # slots of the float scalars ``eng.ff``
@@ -905,13 +908,17 @@ def _drive(choose_arm, update, eng, rs, rng, t_limit):
     means = eng.true_means
     sigma = eng.ff[SIGMA]
     K = eng.X.shape[0]
-    while eng.ii[T] < t_limit:
+    ii = eng.ii
+    while ii[T] < t_limit:
+        ii[PHASE] = IN_CHOOSE
         a = choose_arm(eng, rs, rng)
         if a < 0 or a >= K:
-            eng.ii[ARM] = a
+            ii[ARM] = a
             return BAD_ARM
+        ii[PHASE] = IN_OBSERVE
         y = means[a] + sigma * rng.standard_normal()
         done = observe(a, y, eng)
+        ii[PHASE] = IN_UPDATE
         update(eng, rs, a, y)
         if done:
             return DONE
@@ -1479,9 +1486,80 @@ class _Run:
 _SR = {"llr": SR_LLR, "selective": SR_SEL, "full": SR_FULL}
 
 
+_CHECKED: dict = {}
+
+
+def _check_compiled(rule, eng, rs, K: int) -> None:
+    """A user's compiled rule, before its first step (once per rule and type of state): its
+    state ``rs`` has a numba type, ``choose_arm`` and ``update`` compile for the engine's types
+    (a numba typing error is re-raised naming the rule and the method) and ``choose_arm``
+    returns an integer (a float would be truncated to an arm; the Python path refuses it)."""
+    upd = rule.update if rule.update is not None else _no_update
+    if _library_function(rule.choose_arm) and _library_function(upd):
+        return
+    try:
+        rty = numba.typeof(rs)
+    except Exception as exc:
+        raise TypeError(f"compiled rule {rule.name!r}: init returned {type(rs).__name__}, which "
+                        f"numba cannot type ({exc}); return a tuple of arrays (or any "
+                        f"numba-typed value)") from None
+    ety = numba.typeof(eng)
+    key = (rule.choose_arm, upd, ety, rty)
+    if key in _CHECKED:
+        return
+    for method, fn, args in (("choose_arm", rule.choose_arm, (ety, rty, _GEN)),
+                             ("update", upd, (ety, rty, types.int64, types.float64))):
+        if fn is _no_update:
+            continue
+        try:
+            fn.compile(args)
+        except numba.core.errors.TypingError as exc:
+            raise TypeError(f"compiled rule {rule.name!r}: {method}{_SIGS[method]} does not "
+                            f"compile for the engine state and the rule state returned by init "
+                            f"({rty}): {_first_line(exc)}") from None
+        except TypeError as exc:       # e.g. a wrong number of arguments
+            raise TypeError(f"compiled rule {rule.name!r}: {method} must be {method}"
+                            f"{_SIGS[method]}: {exc}") from None
+    ret = rule.choose_arm.overloads[(ety, rty, _GEN)].signature.return_type
+    if not isinstance(ret, types.Integer):
+        raise TypeError(f"compiled rule {rule.name!r}: choose_arm returns {ret}, not an "
+                        f"integer: an arm index must be an int in 0..{K - 1} (a float "
+                        f"would be truncated)")
+    _CHECKED[key] = True
+
+
+_SIGS = {"choose_arm": "(eng, rs, rng) -> int", "update": "(eng, rs, arm, reward) -> None"}
+
+
+def _first_line(exc) -> str:
+    """The informative part of a numba typing error: its first lines, the engine's type (a
+    dump of every field) written ``Engine``."""
+    text = str(exc)
+    while "numba.EngineType(" in text:
+        i = text.index("numba.EngineType(")
+        j, depth = i + len("numba.EngineType("), 1
+        while j < len(text) and depth:
+            depth += {"(": 1, ")": -1}.get(text[j], 0)
+            j += 1
+        text = text[:i] + "Engine" + text[j:]
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    return " ".join(lines[:4])[:500]
+
+
 def _run_compiled(rule, run, rs, rng):
+    _check_compiled(rule, run.eng, rs, run.arrays["X"].shape[0])
+    ii = run.arrays["ii"]
     while True:
-        status = drive(rule, run.eng, rs, rng, run.t_limit())
+        limit = run.t_limit()           # a user threshold's table: its own errors
+        ii[PHASE] = 0
+        try:
+            status = drive(rule, run.eng, rs, rng, limit)
+        except Exception as exc:      # in the rule's code: name the rule, the method, the step
+            method = {IN_CHOOSE: "choose_arm", IN_UPDATE: "update"}.get(int(ii[PHASE]))
+            if method is None:
+                raise
+            raise RuntimeError(f"compiled rule {rule.name!r} raised {type(exc).__name__} in "
+                               f"{method} at step t = {int(ii[T])}: {exc}") from exc
         if status == DONE:
             return
         if status == BAD_ARM:
@@ -1579,7 +1657,11 @@ def _simulate_one(rule, env, query, rng, deltas, thresholds, stoppings, max_samp
     state = RuleState(env, query, run, own)
     rs = None
     if compiled:
-        rs = rule.init(env, state, **opts) if rule.init is not None else ()
+        try:
+            rs = rule.init(env, state, **opts) if rule.init is not None else ()
+        except Exception as exc:   # the user's code: name the rule, the method and the step
+            raise RuntimeError(f"compiled rule {rule.name!r} raised {type(exc).__name__} in "
+                               f"init at step t = {state.t}: {exc}") from exc
     else:
         _call(rule, "reset", state, env)
     if not done:
@@ -1641,6 +1723,7 @@ def simulate(rule, env, rng, *, query=None, deltas=(0.1,), threshold="heuristic"
         the rules that read :func:`bai.algorithms.engine.width_beta`).
     """
     rule = check_rule(rule)
+    _check_options(rule, options)
     env = check_env(env)
     rng = check_rng(rng)
     query = Q.as_query(query, env.Z)
@@ -1652,7 +1735,8 @@ def simulate(rule, env, rng, *, query=None, deltas=(0.1,), threshold="heuristic"
     initial = check_initial(initial)
     max_samples = check_int(max_samples, "max_samples",
                             minimum=(env.K if initial == "all" else env.d) + 1)
-    if sampling_elimination not in (None, "selective", "full"):
+    if not (sampling_elimination is None or (isinstance(sampling_elimination, str) and
+                                             sampling_elimination in ("selective", "full"))):
         raise ValueError(f"sampling_elimination must be None, 'selective' or 'full', got "
                          f"{sampling_elimination!r}")
     samp = {None: 0, "selective": 1, "full": 2}[sampling_elimination]
@@ -1722,6 +1806,30 @@ def _work(a) -> tuple:
     samp = a["stop_ws"].copy()
     samp[a["stop_rec"][..., 0] < 0] = a["ii"][WS]
     return a["wrk"].copy(), samp
+_ENGINE_OPTIONS = ("query", "deltas", "threshold", "stopping", "sampling_elimination",
+                   "max_samples", "regularization", "initial")
+
+
+def _check_options(rule, options) -> None:
+    """The rule's options must be its ``init``'s keyword arguments (and ``width_delta``,
+    ``width_threshold`` for a rule that reads the width): a misspelt engine option
+    (``regularisation=``) or rule option is refused, naming it and listing the known ones."""
+    if not options:
+        return
+    own = []
+    if isinstance(rule, CompiledRule):
+        if rule.init is not None:
+            try:
+                params = list(inspect.signature(rule.init).parameters.values())[2:]
+            except (TypeError, ValueError):
+                return
+            if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
+                return
+            own = [p.name for p in params if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                                        inspect.Parameter.KEYWORD_ONLY)]
+        if rule.needs_width:
+            own += ["width_delta", "width_threshold"]
+    check_names(options, list(_ENGINE_OPTIONS) + own, f"rule {rule.name!r}", what="option")
 
 
 def check_regularization(regularization, arg: str = "regularization") -> float:
@@ -1823,11 +1931,13 @@ RULES: dict = {}
 def register(name: str, run, runs, *, paper: str, rule=None, optimal: bool = False,
              queries: tuple = None) -> RuleEntry:
     """Declare a library rule (once, in its module): the arena, :func:`bai.arena.compare`, the
-    benchmark and the tests find it in :data:`RULES`."""
-    if name in RULES and RULES[name].run is not run:
+    benchmark and the tests find it in :data:`RULES`. Its single-run function is kept behind
+    :func:`bai.validation.strict_keywords` (a misspelt option names itself and the known
+    ones)."""
+    if name in RULES and getattr(RULES[name].run, "__wrapped__", RULES[name].run) is not run:
         raise ValueError(f"a rule named {name!r} is already registered")
-    entry = RuleEntry(name=name, paper=paper, run=run, runs=runs, rule=rule, optimal=optimal,
-                      queries=queries, key=run.__name__)
+    entry = RuleEntry(name=name, paper=paper, run=strict_keywords(run), runs=runs, rule=rule,
+                      optimal=optimal, queries=queries, key=run.__name__)
     RULES[name] = entry
     return entry
 

@@ -10,8 +10,11 @@ r"""Stopping rules and their thresholds, as objects.
 * ``"log_t_plus_1"`` (:class:`TimeThreshold`): :math:`\log((t+1)/\delta)`, the
   ``HeuristicThreshold`` of Tirinzoni & Degenne's code (spec pitfall P1); no proof either;
 * any function ``beta(t, delta)`` of your own (:class:`Threshold` with a callable). It is
-  checked on a grid (:data:`CHECK_T` x :data:`CHECK_DELTA`) before any run: finite, non-decreasing
-  in :math:`t` and non-increasing in :math:`\delta`. The engine relies on both monotonicities:
+  checked on a grid (:data:`CHECK_T` x :data:`CHECK_DELTA`) before any run: finite,
+  non-negative, non-decreasing in :math:`t` and non-increasing in :math:`\delta`; then again
+  on every block of steps the engine tabulates (:meth:`Threshold.table`), and at every call
+  (:meth:`Threshold.__call__`), naming the threshold, :math:`t` and :math:`\delta` when it
+  fails, raises or returns no number. The engine relies on both monotonicities:
   one trajectory gives the stopping time of every :math:`\delta` because the first crossings
   are ordered in :math:`\delta`, and a value of :math:`\beta` computed at an earlier step is a
   lower bound of the current one (the check skips the threshold when the statistic is below it).
@@ -101,14 +104,29 @@ class Threshold:
     beta : str or callable
         A built-in name (``"heuristic"``, ``"mixture"``, ``"log_t_plus_1"``) or a function
         ``beta(t, delta) -> float`` (``t`` an int >= 1, ``delta`` in (0, 1)), checked on a grid:
-        finite, non-decreasing in ``t``, non-increasing in ``delta``.
+        finite, non-negative, non-decreasing in ``t``, non-increasing in ``delta``.
     name : str, optional
         The name in result tables (default: the built-in name, or the function's name).
+    time_uniform : bool, optional
+        Whether :math:`P(\exists t: \text{the concentration fails at }\beta(t,\delta))\le\delta`
+        holds (a bound at every :math:`t` at once, which elimination stopping needs:
+        :func:`bai.arena.compare` warns when elimination meets a threshold that is not).
+        Built-in: ``"mixture"`` is (Abbasi-Yadkori et al. 2011, Thm 1), the two heuristics are
+        not proven to be; a function of yours is not unless you declare it (default False).
+
+    Every call validates its arguments (``t`` a finite number >= 1, ``delta`` in (0, 1)) and
+    the value (a finite number >= 0); :meth:`table`, which fills the engine's tables of a user
+    threshold, also checks that the values do not decrease in ``t`` nor in :math:`1/\delta`.
+    An error names the threshold, ``t`` and ``delta``; a user function that raises, or returns
+    ``None`` or a non-number, mid-run gives one too.
     """
 
-    def __init__(self, beta="heuristic", *, name: str | None = None):
+    def __init__(self, beta="heuristic", *, name: str | None = None,
+                 time_uniform: bool | None = None):
         if name is not None and (not isinstance(name, str) or not name):
             raise TypeError(f"name must be a non-empty str, got {name!r}")
+        if time_uniform is not None and not isinstance(time_uniform, (bool, np.bool_)):
+            raise TypeError(f"time_uniform must be True, False or None, got {time_uniform!r}")
         if isinstance(beta, str):
             if beta not in _BUILTIN:
                 raise ValueError(f"threshold must be one of {sorted(_BUILTIN)} or a function "
@@ -116,12 +134,19 @@ class Threshold:
             self.kind, self.description = _BUILTIN[beta]
             self.fn = None
             self.name = name or beta
+            proven = self.kind == KIND_MIXTURE
+            if time_uniform is not None and bool(time_uniform) != proven:
+                raise ValueError(f"time_uniform: the built-in threshold {beta!r} is "
+                                 f"{'' if proven else 'not '}time-uniform, got "
+                                 f"time_uniform={time_uniform}")
+            self.time_uniform = proven
         elif callable(beta) and not isinstance(beta, Threshold):
             self.kind, self.fn = KIND_USER, beta
             self.name = name or getattr(beta, "__name__", "user")
             if self.name in _BUILTIN or self.name == "<lambda>":
                 self.name = "user" if self.name == "<lambda>" else f"user {self.name}"
             self.description = f"user threshold {self.name}"
+            self.time_uniform = bool(time_uniform) if time_uniform is not None else False
             _check_user(beta)
         else:
             raise TypeError(f"threshold must be a name among {sorted(_BUILTIN)}, a Threshold or "
@@ -133,34 +158,133 @@ class Threshold:
         return self.kind != KIND_USER
 
     def __call__(self, t, delta, logdet: float = 0.0, u: float = MIXTURE_U) -> float:
-        r""":math:`\beta(t,\delta)` (``logdet``: :math:`\log\det(I+V_t/(uc))`, mixture only)."""
+        r""":math:`\beta(t,\delta)` (``logdet``: :math:`\log\det(I+V_t/(uc))`, mixture only),
+        its arguments and its value validated (class docstring)."""
+        t = _check_t(t, self.name)
+        delta = _check_delta(delta, self.name, t)
+        if isinstance(logdet, bool) or not isinstance(logdet, numbers.Real) or \
+                not math.isfinite(logdet) or logdet < 0:
+            raise ValueError(f"threshold {self.name!r}: logdet must be a finite number >= 0, "
+                             f"got {logdet!r}")
+        if isinstance(u, bool) or not isinstance(u, numbers.Real) or not math.isfinite(u) \
+                or u <= 0:
+            raise ValueError(f"threshold {self.name!r}: u must be a finite number > 0, got "
+                             f"{u!r}")
         if self.fn is not None:
-            return float(self.fn(t, delta))
+            return self._user(t, delta)
         return float(beta_builtin(self.kind, float(t), math.log(1.0 / delta), float(logdet),
                                   float(u)))
 
+    def _user(self, t, delta) -> float:
+        """The user function at one point, its failure and its value checked."""
+        try:
+            r = self.fn(t, delta)
+        except Exception as exc:
+            raise ValueError(f"threshold {self.name!r}: beta(t={t}, delta={delta:g}) raised "
+                             f"{type(exc).__name__}: {exc}") from exc
+        return _check_value(r, self.name, t, delta)
+
     def table(self, t0: int, n: int, deltas) -> np.ndarray:
-        """:math:`\\beta(t,\\delta)` for ``t = t0 .. t0+n-1`` and every delta (``(len(deltas),
-        n)``), for the engine (user thresholds)."""
-        ts = np.arange(t0, t0 + n)
-        out = np.empty((len(deltas), n))
+        r""":math:`\beta(t,\delta)` for ``t = t0 .. t0+n-1`` and every delta (``(len(deltas),
+        n)``), for the engine (user thresholds). Checked: every value finite and >= 0,
+        non-decreasing in ``t`` (from :math:`\beta(t_0-1,\delta)` on, so across the engine's
+        blocks) and non-increasing in ``delta``; an error names the threshold, ``t`` and
+        ``delta``."""
+        if isinstance(t0, bool) or not isinstance(t0, numbers.Integral) or t0 < 1:
+            raise ValueError(f"threshold {self.name!r}: t0 must be an integer >= 1, got {t0!r}")
+        if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
+            raise ValueError(f"threshold {self.name!r}: n must be an integer >= 1, got {n!r}")
+        t0, n = int(t0), int(n)
+        deltas = [_check_delta(d, self.name, t0) for d in np.atleast_1d(deltas)]
+        first = t0 - 1 if t0 > 1 else t0       # one step back: monotone across blocks
+        ts = np.arange(first, t0 + n)
+        out = np.empty((len(deltas), len(ts)))
         for k, d in enumerate(deltas):
+            if self.fn is None:
+                out[k] = [self(int(t), d) for t in ts]
+                continue
             try:
-                vals = np.asarray(self.fn(ts, float(d)), dtype=float)
-                ok = vals.shape == ts.shape
+                with np.errstate(all="ignore"):
+                    vals = np.asarray(self.fn(ts, float(d)), dtype=float)
+                ok = vals.shape == ts.shape and _finite_nonneg(vals)
             except Exception:
                 ok = False
-            if not ok:
-                vals = np.array([float(self.fn(int(t), float(d))) for t in ts])
-            if not np.all(np.isfinite(vals)):
-                bad = int(ts[~np.isfinite(vals)][0])
-                raise ValueError(f"threshold {self.name!r} returned a non-finite value at "
-                                 f"t = {bad}, delta = {d:g}")
+            if not ok:                   # per step (a scalar function)
+                try:
+                    vals = np.array([self.fn(int(t), float(d)) for t in ts], dtype=float)
+                    ok = vals.shape == ts.shape and _finite_nonneg(vals)
+                except Exception:
+                    ok = False
+            if not ok:                   # again, checking each value: the first bad one named
+                vals = np.array([self._user(int(t), float(d)) for t in ts])
             out[k] = vals
-        return out
+        tol = 1e-12 * max(1.0, float(out.max()))          # every value is >= 0 here
+        dt = out[:, 1:] - out[:, :-1]
+        if dt.min() < -tol:
+            k, i = np.argwhere(dt < -tol)[0]
+            raise ValueError(f"threshold {self.name!r} decreases in t at delta = "
+                             f"{deltas[k]:g}: beta(t={int(ts[i])}) = {out[k, i]:.6g} > "
+                             f"beta(t={int(ts[i + 1])}) = {out[k, i + 1]:.6g}; it must be "
+                             f"non-decreasing in t")
+        if len(deltas) > 1:
+            order = np.argsort(deltas)[::-1]        # decreasing delta: beta must not decrease
+            dd = np.diff(out[order], axis=0)
+            if dd.min() < -tol:
+                k, i = np.argwhere(dd < -tol)[0]
+                a, b = order[k], order[k + 1]
+                raise ValueError(f"threshold {self.name!r} decreases in 1/delta at t = "
+                                 f"{int(ts[i])}: beta(delta={deltas[a]:g}) = {out[a, i]:.6g} > "
+                                 f"beta(delta={deltas[b]:g}) = {out[b, i]:.6g}; it must be "
+                                 f"non-increasing in delta")
+        return out[:, len(ts) - n:]
 
     def __repr__(self) -> str:
         return f"Threshold({self.name!r})"
+
+
+def _finite_nonneg(vals: np.ndarray) -> bool:
+    """Every value finite and >= 0 (two reductions; a sum that overflows sends the values to
+    the per-value check, which names nothing when they are fine)."""
+    return bool(math.isfinite(float(vals.sum())) and vals.min() >= 0)
+
+
+def _check_t(t, name: str):
+    """``t``: a finite real number >= 1 (an int stays an int)."""
+    if isinstance(t, (bool, np.bool_)) or not isinstance(t, numbers.Real):
+        raise TypeError(f"threshold {name!r}: t must be a number >= 1 (pulls so far), got "
+                        f"{t!r} ({type(t).__name__})")
+    if not math.isfinite(t) or t < 1:
+        raise ValueError(f"threshold {name!r}: t must be a finite number >= 1 (pulls so far), "
+                         f"got t = {t!r}")
+    return int(t) if isinstance(t, numbers.Integral) else float(t)
+
+
+def _check_delta(delta, name: str, t) -> float:
+    if isinstance(delta, (bool, np.bool_)) or not isinstance(delta, numbers.Real):
+        raise TypeError(f"threshold {name!r}: delta must be a number in (0, 1), got {delta!r} "
+                        f"({type(delta).__name__}) at t = {t}")
+    d = float(delta)
+    if not 0.0 < d < 1.0:
+        raise ValueError(f"threshold {name!r}: delta must be in (0, 1), got delta = {delta!r} "
+                         f"at t = {t}")
+    return d
+
+
+def _check_value(r, name: str, t, delta) -> float:
+    """A threshold's value: a finite real number >= 0, else an error naming the threshold, t and
+    delta."""
+    if isinstance(r, (bool, np.bool_)) or not isinstance(r, (numbers.Real, np.floating,
+                                                              np.integer)):
+        raise ValueError(f"threshold {name!r}: beta(t={t}, delta={delta:g}) must return a real "
+                         f"number, got {r!r} ({type(r).__name__})")
+    v = float(r)
+    if not math.isfinite(v):
+        raise ValueError(f"threshold {name!r}: beta(t={t}, delta={delta:g}) is not finite ({r})")
+    if v < 0:
+        raise ValueError(f"threshold {name!r}: beta(t={t}, delta={delta:g}) = {v:.6g} is "
+                         f"negative: a threshold must be >= 0 (a negative one stops every run "
+                         f"at once, whatever the data)")
+    return v
 
 
 class TimeThreshold(Threshold):
@@ -199,6 +323,11 @@ def _check_user(fn) -> None:
         raise ValueError(f"threshold: beta must be non-increasing in delta, but beta(t="
                          f"{CHECK_T[i]}, delta={CHECK_DELTA[k]:g}) = {vals[k, i]:.6g} > "
                          f"beta(delta={CHECK_DELTA[k + 1]:g}) = {vals[k + 1, i]:.6g}")
+    if np.any(vals < 0):
+        k, i = np.argwhere(vals < 0)[0]
+        raise ValueError(f"threshold: beta(t={CHECK_T[i]}, delta={CHECK_DELTA[k]:g}) = "
+                         f"{vals[k, i]:.6g} is negative: a threshold must be >= 0 (a negative "
+                         f"one stops every run at once, whatever the data)")
 
 
 def as_threshold(threshold, name: str = "threshold") -> Threshold:

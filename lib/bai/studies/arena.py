@@ -22,10 +22,10 @@ from ..experiments import summarise
 from ..designs import psi_star
 from ..reported.fiez2019 import VALUES as _FIEZ
 from ..reported.soare2014 import VALUES as _SOARE
-from ..validation import check_rng
+from ..validation import Param, check_rng
 from . import Grid, Study, arena_glr, check_params
 
-__all__ = ["PROFILES", "DELTA", "DELTAS", "CLAIMS", "STUDY", "SIZE_KEYS", "make_instances",
+__all__ = ["PROFILES", "PARAMETERS", "DELTA", "DELTAS", "CLAIMS", "STUDY", "SIZE_KEYS", "make_instances",
            "arm_env", "arena_task", "main_configs", "not_applicable", "explode", "psi_table",
            "instance_table", "cell_summary", "lb_ratio", "pivot_cells", "strongest",
            "sweep_configs", "sweep_summary", "sweep_slopes", "pairwise_ratios",
@@ -50,6 +50,37 @@ PROFILES = {
 # the GLR part of the arena (one stopping rule for every sampling rule): its profile keys
 for _p, _keys in arena_glr.PROFILE_KEYS.items():
     PROFILES[_p].update(_keys)
+
+
+def _glr_rules():
+    return list(arena_glr.RULES)
+
+
+#: The declared type and range of every profile key (:class:`bai.validation.Param`): ``python -m
+#: bai reproduce --set`` checks each value against it, building the instances where they decide,
+#: before the kernel starts.
+PARAMETERS = {
+    "seed": Param(int, minimum=0),
+    "n_jobs": Param(int, minimum=1),
+    "batches": Param(int, minimum=1),
+    "batch": Param(int, minimum=1),
+    "cap": Param(int, minimum=100),
+    **{k: Param(int, minimum=2, build=lambda P: make_instances(P))
+       for k in ("soare_d", "many_n", "sphere_n", "sphere_d", "trans_d", "click_K")},
+    "sweep_batches": Param(int, minimum=1),
+    "sweep_batch": Param(int, minimum=1),
+    "sweep_instances": Param(list, item=Param(str, choices=("soare", "many", "sphere", "trans",
+                                                            "click")), distinct=True),
+    "glr_batches": Param(int, minimum=1),
+    "glr_batch": Param(int, minimum=1),
+    "glr_cap": Param(int, minimum=100),
+    "glr_many_n": Param(int, minimum=2),
+    "glr_diag_runs": Param(int, minimum=1),
+    "glr_min_delta": Param(float, minimum=0, maximum=0.1, low_open=True),
+    "glr_soare_d": Param(int, minimum=2),
+    "glr_soare_rules": Param(list, item=Param(str, choices=_glr_rules), distinct=True),
+    "glr_all_rules": Param(list, item=Param(str, choices=_glr_rules), distinct=True),
+}
 
 #: delta of the main table, and the grid of the delta sweep
 DELTA = 0.05

@@ -274,7 +274,16 @@ def _ordered(names) -> list:
 
 def main_table(cells: pd.DataFrame, column: str = "ratio (mean ± se)",
                delta: float = MAIN_DELTA) -> pd.DataFrame:
-    """Rules x (instance, threshold) at ``delta``: ``column`` of :func:`glr_cells`."""
+    """Rules x (instance, threshold) at ``delta`` (one of the cells' deltas): ``column`` of
+    :func:`glr_cells`."""
+    from . import check_frame
+
+    check_frame(cells, ["rule", "instance", "threshold", "delta", column], "cells")
+    if isinstance(delta, bool) or not isinstance(delta, numbers.Real):
+        raise TypeError(f"delta must be a number, got {type(delta).__name__}")
+    have = sorted(set(float(d) for d in cells["delta"]), reverse=True)
+    if not any(np.isclose(delta, have)):
+        raise ValueError(f"delta = {delta!r} is not a delta of the cells; they have {have}")
     sub = cells[np.isclose(cells["delta"], delta)]
     t = sub.pivot_table(index="rule", columns=["instance", "threshold"], values=column,
                         aggfunc="first")
@@ -318,6 +327,11 @@ def record_glr_checks(ledger, df: pd.DataFrame, cells: pd.DataFrame, slopes: pd.
                      reason=f"{best['rule']}: {best['ratio']:.3g} ± {best['se']:.2g}")
     key = {_name(k, P): k for k in _BUILDERS}
     for _, r in slopes[(slopes["threshold"] == "heuristic") & slopes["proven optimal"]].iterrows():
+        if r.get("cut", 0) > 0:        # runs cut at the cap: no slope (bai.arena.run_slopes)
+            ledger.check("arena.glr.slope.{rule}.{instance}", rule=r["rule"],
+                         instance=key.get(r["instance"], r["instance"]), holds=False,
+                         reason=r["note"])
+            continue
         ledger.check("arena.glr.slope.{rule}.{instance}", rule=r["rule"],
                      instance=key.get(r["instance"], r["instance"]),
                      holds=bool(abs(r["slope / T*"] - 1) <= SLOPE_RTOL), value=float(r["slope / T*"]),

@@ -20,12 +20,12 @@ from ..algorithms import glr, glr_baselines
 from ..arena import XYStaticTracking, run_rule
 from ..claims import CP_LEVEL, ClaimSpec, Holds
 from ..environments import GaussianLinearBandit
-from ..queries import TopM
-from ..validation import check_int
+from ..queries import BestArm, TopM
+from ..validation import Param, check_int
 from . import Study
 
-__all__ = ["PROFILES", "CLAIMS", "STUDY", "TOPM_THETA", "TOPM_OTHER_MAX", "page_instances",
-           "faithfulness", "topm_instance", "twins", "quoted_constants"]
+__all__ = ["PROFILES", "PARAMETERS", "CLAIMS", "STUDY", "TOPM_THETA", "TOPM_OTHER_MAX",
+           "page_instances", "faithfulness", "topm_instance", "twins", "quoted_constants"]
 
 #: ``ci`` for CI and coursework (seconds), ``paper`` for the book (about a minute on two cores).
 PROFILES = {
@@ -36,6 +36,36 @@ PROFILES = {
               "library": ["Lazy TaS", "FWS", "LinGame", "Top Two (TS-TC-G)", "oracle tracking"],
               "transductive_d": 6, "faithful_seeds": 20, "topm_m": 2,
               "topm_library": ["FWS", "Lazy TaS", "LinGapE rule", "LinGIFA", "oracle tracking"]},
+}
+
+
+def _rules_for(query_cls):
+    """The names of the library rules defined for ``query_cls`` (a ``Param``'s choices)."""
+    from ..algorithms import engine
+
+    return lambda: [n for n, e in engine.RULES.items() if e.applies(query_cls)]
+
+
+def _even(d):
+    if d % 2:
+        raise ValueError(f"must be even (Fiez et al.'s transductive example), got {d}")
+
+
+#: The declared type and range of every profile key (:class:`bai.validation.Param`): ``python -m
+#: bai reproduce --set`` checks each value against it, building the instances where they decide,
+#: before the kernel starts.
+PARAMETERS = {
+    "n_runs": Param(int, minimum=2, doc="runs per (rule, instance): two at least for an SE"),
+    "deltas": Param(list, item=Param(float, minimum=0, maximum=1, low_open=True,
+                                     high_open=True), distinct=True),
+    "seed": Param(int, minimum=0),
+    "n_jobs": Param(int, minimum=1),
+    "library": Param(list, item=Param(str, choices=_rules_for(BestArm)), distinct=True),
+    "transductive_d": Param(int, minimum=2, check=_even,
+                            build=lambda P: page_instances(P)),
+    "faithful_seeds": Param(int, minimum=1),
+    "topm_m": Param(int, minimum=1, build=lambda P: topm_instance(P)),
+    "topm_library": Param(list, item=Param(str, choices=_rules_for(TopM)), distinct=True),
 }
 
 #: The checks the chapter records: id -> :class:`bai.claims.ClaimSpec`.
