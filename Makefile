@@ -54,6 +54,7 @@ help:
 	@echo "make browser [BOOK_HTML=dir]   open every page of the built book in headless Chromium"
 	@echo "make rerun CHAPTER=name [PROFILE=paper] [SET=\"n_runs=5 seed=3\"]   re-execute one chapter"
 	@echo "make bench   benchmark scripts (design solver vs cvxpy, compiled kernel)"
+	@echo "make ledger-data   record the last build's claims in the package (python -m bai ledger)"
 	@echo "make dist    the sdist and the wheel of the library (bai-book) in dist/"
 
 $(STAMP): pyproject.toml $(CONSTRAINTS)
@@ -166,6 +167,16 @@ rerun: $(STAMP)
 	@test -n "$(CHAPTER)" || { echo "make rerun needs CHAPTER=<name> (python -m bai reproduce --list)" >&2; exit 2; }
 	$(BIN)/python -m bai reproduce $(CHAPTER) --profile $(PROFILE) --out build/$(PROFILE) \
 		--checkpoints build/$(PROFILE)/checkpoints $(foreach s,$(SET),--set $(s))
+
+# The claims of the last `make book`, recorded inside the package (bai/recorded/claims.json), so
+# that `python -m bai ledger` answers where bai is installed without a build. The file is an
+# output: bai.experiments.package_digest leaves it out, so recording it recomputes nothing.
+.PHONY: ledger-data
+ledger-data:
+	@test -f book/_build/html/data/claims.json || { echo "ledger-data: no book/_build/html/data/claims.json (make book first)" >&2; exit 2; }
+	mkdir -p lib/bai/recorded
+	cp book/_build/html/data/claims.json lib/bai/recorded/claims.json
+	$(BIN)/python -m bai ledger --data lib/bai/recorded/claims.json --verdict "not reproduced" | tail -1
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_design_solver.py

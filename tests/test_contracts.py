@@ -1717,6 +1717,77 @@ EXEMPT.update({
     "bai.arena.ThresholdWarning": "a warning class (no arguments)",
 })
 
+# -- bai.publish: the book's dataset (issue 36) ---------------------------------------------
+
+
+def _publish_ledgers():
+    from bai.claims import ClaimsLedger, Printed, Tolerance
+
+    a = ClaimsLedger("alpha", "Alpha (2001)")
+    a.compare("a1", "d", source="Thm 1", paper_value=Printed(5, "Thm 1"), value=5.0, se=0.01,
+              rule=Tolerance(abs=0.1))
+    return [{"chapter": "alpha", "paper": "Alpha (2001)", "kind": "reproduction", "meta": {},
+             "claims": [dataclasses.asdict(c) for c in a.claims]}]
+
+
+def _publish_rows():
+    from bai.publish import dataset_rows
+
+    return dataset_rows(_publish_ledgers())
+
+
+def _publish_tmp():
+    import tempfile
+
+    return tempfile.mkdtemp(prefix="bai-publish-")
+
+
+def _publish_written():
+    from bai.publish import write_dataset
+
+    out = _publish_tmp()
+    write_dataset(_publish_ledgers(), out)
+    return out
+
+
+_PATH_BAD = [3, 1.5, None, True, object()]
+CONTRACTS.update({
+    "bai.publish.claim_anchor": C(_m(claim_id="soare.fig4"), {"claim_id": ["", 3, None]}),
+    "bai.publish.save_runs": C(lambda: dict(frame=_frame(), name="fig", chapter="alpha",
+                                            folder=_publish_tmp()),
+                               {"frame": [[1, 2], None, "x"], "name": ["", "../x", 3],
+                                "chapter": [3, "a/b", None], "folder": [3, 1.5, True]},
+                               ("frame", "name", "chapter")),
+    "bai.publish.dataset_rows": C(lambda: dict(ledgers=_publish_ledgers()),
+                                  {"ledgers": [None, "x", [1], [{"claims": 3}]],
+                                   "urls": [3, "x"], "ledger_page": ["", 3]}, ("ledgers",)),
+    "bai.publish.write_dataset": C(lambda: dict(ledgers=_publish_ledgers(), out=_publish_tmp()),
+                                   {"ledgers": [None, [1]], "out": _PATH_BAD,
+                                    "runs_from": [3, 1.5, True], "built": [3, 1.5]},
+                                   ("ledgers", "out")),
+    "bai.publish.read_dataset": C(lambda: dict(path=_publish_written()),
+                                  {"path": [3, None, True, "/nonexistent/claims.json"]},
+                                  ("path",), examples=4),
+    "bai.publish.filter_rows": C(lambda: dict(rows=_publish_rows()),
+                                 {"rows": [None, 3, [1]], "paper": [3], "verdict": ["maybe", 3],
+                                  "reading": [3], "grep": ["(", 3]}, ("rows",)),
+    "bai.publish.claims_of_rows": C(lambda: dict(rows=_publish_rows()),
+                                    {"rows": [None, 3, [1]]}, ("rows",)),
+    "bai.publish.rows_to_csv": C(lambda: dict(rows=_publish_rows()), {"rows": [None, 3, [1]]},
+                                 ("rows",)),
+    "bai.publish.run_tables": C(lambda: dict(claims_folder=_publish_tmp()),
+                                {"claims_folder": _PATH_BAD}, ("claims_folder",)),
+    "bai.publish.format_claims": C(lambda: dict(groups=[_publish_rows()]),
+                                   {"groups": [None, [[]], [3]], "rows": [1, "yes"],
+                                    "width": [0, 3.5, True]}, ("groups",)),
+    "bai.cli.ledger_source": C(lambda: dict(data=_publish_tmp()),
+                               {"data": [3, 1.5, True, "/nonexistent/claims.json"]}),
+})
+EXEMPT.update({
+    "bai.publish.recorded_dataset": _NOARG,
+})
+
+
 IN_PROGRESS_MODULES: set[str] = set()
 
 # Public names whose contract is still to be written: none left (issue 15). A name may be put
@@ -2006,3 +2077,4 @@ def test_errors_name_the_callers_argument(call, exc, words):
         call()
     for w in words:
         assert w in str(info.value), (w, str(info.value))
+

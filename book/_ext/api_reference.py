@@ -14,6 +14,12 @@ page, and a name without a docstring still gets its entry. Submodules listed in 
 ``__all__`` have entries of their own. A module without ``__all__`` (the data modules
 ``bai.reported.<paper>``) gets an entry per public upper-case constant.
 
+``{bai-api-index}`` writes the table of the reference's pages and the modules each documents,
+read from the ``bai-api`` directives of the pages beside it (so the table cannot omit a module
+that has a section), and warns (a strict build fails) on a public module of ``bai`` that has no
+section (:func:`public_modules`: a module with ``__all__``, and the data modules
+``bai.reported.<paper>``).
+
 The build is offline (autodoc imports the installed ``bai``; no intersphinx).
 """
 
@@ -21,14 +27,60 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import pkgutil
+import re
+from pathlib import Path
 
 from docutils import nodes
 from docutils.statemachine import StringList
+from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import nested_parse_with_titles
 
 #: a constant whose repr is longer than this is shown without its value
 MAX_VALUE = 80
+#: a ``bai-api`` section in a MyST page
+SECTION = re.compile(r"^```\{bai-api\}\s+(\S+)\s*$", re.M)
+
+logger = logging.getLogger(__name__)
+
+
+def public_modules(package: str = "bai") -> list[str]:
+    """Every module of ``package`` that has a public API: an ``__all__``, or a data module
+    ``bai.reported.<paper>`` (``__main__`` aside), in the order of ``pkgutil.walk_packages``;
+    the package itself is the reference page's overview, not a section."""
+    root = importlib.import_module(package)
+    out = []
+    for info in pkgutil.walk_packages(root.__path__, f"{package}."):
+        if info.name.endswith(".__main__"):
+            continue
+        mod = importlib.import_module(info.name)
+        if hasattr(mod, "__all__") or info.name.startswith(f"{package}.reported."):
+            out.append(info.name)
+    return out
+
+
+def sections(folder) -> list[tuple[str, str, list[str]]]:
+    """``[(page, title, [module, ...]), ...]``: the pages of ``folder`` (MyST ``*.md``) with a
+    ``bai-api`` section, their first heading and their modules in page order; pages in the
+    order of ``<book>/_toc.yml`` when it lists them, else by name."""
+    folder = Path(folder)
+    order: list[str] = []
+    for toc in (folder / "_toc.yml", folder.parent / "_toc.yml"):
+        if toc.is_file():
+            order = re.findall(r"file:\s*(\S+)", toc.read_text())
+            order = [f.rsplit("/", 1)[-1] for f in order]
+            break
+    out = []
+    for md in folder.glob("*.md"):
+        text = md.read_text()
+        modules = SECTION.findall(text)
+        if not modules:
+            continue
+        m = re.search(r"^# (.+)$", text, re.M)
+        out.append((md.stem, m.group(1).strip() if m else md.stem, modules))
+    rank = {name: i for i, name in enumerate(order)}
+    return sorted(out, key=lambda x: (rank.get(x[0], len(rank)), x[0]))
 
 
 def entries(modname: str) -> list[str]:
@@ -77,6 +129,36 @@ class BaiApiDirective(SphinxDirective):
         return container.children
 
 
+class BaiApiIndexDirective(SphinxDirective):
+    """``bai-api-index``: the table of the reference's pages (the pages beside this one that
+    hold ``bai-api`` sections) and their modules; a public module without a section is a
+    warning."""
+
+    has_content = False
+
+    def run(self):
+        here = Path(self.env.doc2path(self.env.docname))
+        found = [s for s in sections(here.parent) if s[0] != here.stem]
+        for page, _, _ in found:
+            self.env.note_dependency(str(here.parent / f"{page}.md"))
+        documented = [m for _, _, mods in found for m in mods]
+        missing = [m for m in public_modules() if m not in documented]
+        if missing:
+            logger.warning(f"bai-api-index: public modules without a section in the API "
+                           f"reference: {', '.join(missing)} (add a bai-api section to a page "
+                           f"of {here.parent.name}/)", location=(self.env.docname, self.lineno),
+                           type="api_reference", subtype="missing")
+        lines = ["| page | modules |", "|---|---|"]
+        for page, _, mods in found:
+            lines.append(f"| {{doc}}`{page}` | " + ", ".join(f"`{m}`" for m in mods) + " |")
+        container = nodes.section()
+        container.document = self.state.document
+        nested_parse_with_titles(self.state, StringList(lines, source="<bai-api-index>"),
+                                 container)
+        return container.children
+
+
 def setup(app):
     app.add_directive("bai-api", BaiApiDirective)
+    app.add_directive("bai-api-index", BaiApiIndexDirective)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -11,6 +11,7 @@ One module per kind of object:
 - :mod:`bai.experiments`   the experiment runner (seeds, parallelism, checkpoints, profiles)
 - :mod:`bai.claims`        claims with computed verdicts
 - :mod:`bai.plotting`      the book's plotting style
+- :mod:`bai.publish`       the claims and the per-run tables as the book's dataset
 - :mod:`bai.reported`      the values the papers report (compared against, never printed as ours)
 - :mod:`bai.algorithms`    the papers' algorithms, one module per paper
 - :mod:`bai.arena`         your own sampling rule in plain Python against the library's rules
@@ -49,6 +50,7 @@ from . import (  # noqa: E402
     instances,
     lower_bounds,
     plotting,
+    publish,
     reported,
     validation,
 )
@@ -62,5 +64,5 @@ except _metadata.PackageNotFoundError:  # pragma: no cover - a source tree that 
 del _metadata
 
 __all__ = ["algorithms", "arena", "claims", "datasets", "designs", "environments", "estimation",
-           "experiments", "instances", "lower_bounds", "plotting", "reported", "validation",
-           "__version__"]
+           "experiments", "instances", "lower_bounds", "plotting", "publish", "reported",
+           "validation", "__version__"]

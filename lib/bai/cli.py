@@ -18,6 +18,10 @@
     :func:`bai.experiments.runtime_overrides`); results do not depend on them.
 ``python -m bai reproduce --list``
     The chapters (as listed in ``book/_toc.yml``) and their profiles.
+``python -m bai ledger --verdict "not reproduced" --paper Tirinzoni``
+    Filters and prints the claims of the last build (its dataset, :mod:`bai.publish`), or, where
+    there is none, the claims the installed package recorded (``--paper``, ``--verdict``,
+    ``--reading``, ``--grep``; ``--rows`` for the rows beneath, ``--format csv|json``).
 
 The chapter execution and the staging of the CI book (``scripts/run_chapters.py``) live here
 too, so that the script and the command line share them.
@@ -42,7 +46,7 @@ from .files import atomic_write
 
 __all__ = ["find_root", "toc_files", "notebook_chapters", "execute", "stage", "write_twins",
            "install_cell", "repository_source",
-           "claims_table", "scale_note", "main"]
+           "claims_table", "scale_note", "ledger_source", "main"]
 
 CLAIMS_ENV = "BAI_CLAIMS_DIR"
 BLAS_THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
@@ -521,6 +525,7 @@ def _parser() -> argparse.ArgumentParser:
                      help="output folder (default: build/<profile> in the repository): the "
                           "executed <chapter>.ipynb and claims/<chapter>.json")
     rep.add_argument("--book", type=Path, metavar="DIR", help=argparse.SUPPRESS)
+    _ledger_parser(sub)
     return parser
 
 
@@ -712,16 +717,110 @@ def _check_scheduler(address: str, timeout: float = 5.0) -> None:
                        f"(dask scheduler) or check the address") from None
 
 
+# ---------------------------------------------------------------------------------------------
+# python -m bai ledger
+# ---------------------------------------------------------------------------------------------
+
+
+def _ledger_parser(sub) -> None:
+    led = sub.add_parser(
+        "ledger", help="filter and print the claims of a build (or the package's recorded ones)",
+        description="Filter and print the book's claims from a build's dataset "
+                    "(book/_build/html/data/claims.json) or, without one, from the dataset the "
+                    "installed package recorded (bai/recorded/claims.json). Each claim is shown "
+                    "by the row that decided its verdict.")
+    led.add_argument("--paper", metavar="TEXT",
+                     help="a part of the paper's or the chapter's name, e.g. Tirinzoni")
+    led.add_argument("--verdict", metavar="VERDICT",
+                     help="the claim's verdict, e.g. 'not reproduced', 'inconclusive', "
+                          "'as printed', 'holds'")
+    led.add_argument("--reading", metavar="TEXT",
+                     help="a part of the reading of one of the claim's rows, e.g. 'code'")
+    led.add_argument("--grep", metavar="REGEX",
+                     help="a regular expression (case-insensitive) in the claim's id, "
+                          "statement, labels, reasons or causes, e.g. top-m")
+    led.add_argument("--data", type=Path, metavar="PATH",
+                     help="a dataset: its claims.json, or a folder holding it (data/ of a "
+                          "built book, or the book's HTML folder)")
+    led.add_argument("--rows", action="store_true",
+                     help="print every row beneath each claim (readings, evidence, checks)")
+    led.add_argument("--format", choices=("text", "csv", "json"), default="text",
+                     help="text (default), or the matching rows as CSV or JSON")
+
+
+def ledger_source(data=None) -> Path:
+    """The dataset ``python -m bai ledger`` reads: ``data`` when given; else the repository's
+    built book (``book/_build/html/data/claims.json``); else the dataset the installed package
+    recorded (:func:`bai.publish.recorded_dataset`). A CLIError says what to do when there is
+    none."""
+    from .publish import recorded_dataset
+
+    if data is not None:
+        if isinstance(data, bool) or not isinstance(data, (str, os.PathLike)):
+            raise TypeError(f"data must be a path, got {type(data).__name__}")
+        if not Path(data).exists():
+            raise CLIError(f"--data {str(data)!r} does not exist")
+        return Path(data)
+    try:
+        root = find_root()
+    except CLIError:
+        root = None
+    if root is not None:
+        built = root / "book" / "_build" / "html" / "data" / "claims.json"
+        if built.is_file():
+            return built
+    recorded = recorded_dataset()
+    if recorded is not None:
+        return recorded
+    raise CLIError("no claims dataset: build the book (make book, which writes "
+                   "book/_build/html/data/claims.json), pass --data PATH, or install a bai that "
+                   "carries one (make ledger-data records the last build's into the package)")
+
+
+def ledger(args) -> int:
+    from .publish import COLUMNS, filter_rows, format_claims, read_dataset, rows_to_csv
+
+    path = ledger_source(args.data)
+    try:
+        payload = read_dataset(path)
+        groups = filter_rows(payload["rows"], paper=args.paper, verdict=args.verdict,
+                             reading=args.reading, grep=args.grep)
+    except ValueError as err:
+        raise CLIError(str(err)) from None
+    papers = [r for r in payload["rows"] if r.get("ledger_kind") != "check"]
+    profiles = sorted({str(r.get("profile") or "?") for r in papers})
+    print(f"claims of {payload['path']} (built {payload.get('built', '?')}, bai "
+          f"{payload.get('book_version', '?')}, profile {', '.join(profiles) or '?'})",
+          file=sys.stderr)
+    if any(p != "paper" for p in profiles) or any(
+            r.get("at_paper_scale") is False for r in papers):
+        print("NOTE: some chapters did not run at the paper's scale: their verdicts are not the "
+              "paper's", file=sys.stderr)
+    rows = [r for g in groups for r in (g if args.rows or args.format != "text" else g[:1])]
+    if args.format == "csv":
+        sys.stdout.write(rows_to_csv(rows))
+    elif args.format == "json":
+        print(json.dumps([{c[0]: r.get(c[0]) for c in COLUMNS} for r in rows], indent=1,
+                         ensure_ascii=False))
+    else:
+        if groups:
+            print(format_claims(groups, rows=args.rows))
+        n = len({(r["chapter"], r["claim_id"]) for r in payload["rows"]})
+        print(f"\n{len(groups)} of {n} claims match.")
+    return 0
+
+
 def main(argv=None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
-    if args.command != "reproduce":
+    commands = {"reproduce": reproduce, "ledger": ledger}
+    if args.command not in commands:
         parser.print_help()
         return 2
     try:
-        return reproduce(args)
+        return commands[args.command](args)
     except CLIError as err:
-        print(f"python -m bai reproduce: error: {err}", file=sys.stderr)
+        print(f"python -m bai {args.command}: error: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:     # Ctrl-C outside the chapter's execution: one line
         return _interrupted("\ninterrupted (Ctrl-C)")

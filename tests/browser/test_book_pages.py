@@ -3,8 +3,13 @@ Chromium from a local server, loads (HTTP 200, a title), raises no JavaScript or
 shows no notebook error output, and each notebook chapter shows its figures (images that
 actually decoded), its computed summary on its first screen (above the first section) and at
 least three exercises, each with a solution that opens on a click and holds executed code; the
-ledger page holds the claims table, and the status page one row per chapter. A full-page screenshot of every page
-goes to ``build/screenshots/<page>.png``.
+ledger page draws its table of claims from the build's data (filters, pages, permalinks), each
+findings page has short entries with their details folded, and the status page one row per
+chapter. A screenshot of the first screen of every page goes to ``build/screenshots/<page>.png``
+(bounded to the viewport: a full-page screenshot of a long page timed out on a busy machine).
+
+Timeouts are generous (:data:`TIMEOUT`): the test must pass on a loaded machine; a page that
+does not load within them is a defect all the same.
 
 Requests that leave localhost (the theme loads MathJax from a CDN) are answered with an empty
 body, so that the test runs offline and the same everywhere; they are listed in the output.
@@ -19,6 +24,10 @@ from _site import book_title, pages
 
 PAGES = pages()
 VIEWPORT = {"width": 1280, "height": 900}
+#: milliseconds for a page to load, a script to run, a screenshot to be taken (a busy machine)
+TIMEOUT = 120_000
+#: the largest page of the ledger and the findings, in bytes (issue 33, item 8)
+PAGE_BUDGET = 300_000
 CONTENT_TYPES = {"script": "application/javascript", "stylesheet": "text/css",
                  "font": "font/woff2", "image": "image/png"}
 
@@ -91,8 +100,16 @@ def _findings_readable(page) -> list[str]:
     entries = page.locator("div.claims-finding")
     n = entries.count()
     text = page.locator("article").inner_text()
-    if n == 0 and "reproduces as printed" not in text:
+    if n == 0 and "reproduces as printed" not in text and "None in this build" not in text:
         problems.append("the findings page has neither an entry nor its empty-state sentence")
+    if page.locator("div.claims-finding details[open]").count():
+        problems.append("a finding's details are open: they are folded until the reader asks")
+    words = page.evaluate("""() => [...document.querySelectorAll('div.claims-finding')].map(e => {
+        const c = e.cloneNode(true); c.querySelectorAll('details').forEach(d => d.remove());
+        return c.textContent.split(/\\s+/).filter(Boolean).length; })""")
+    long = [(i + 1, w) for i, w in enumerate(words) if w > 170]
+    if long:
+        problems.append(f"findings entries over about 150 visible words (entry, words): {long[:5]}")
     width = page.evaluate("document.documentElement.clientWidth")
     if page.evaluate("document.documentElement.scrollWidth") > width + 1:
         problems.append("the findings page is wider than the window (horizontal scrolling)")
@@ -148,7 +165,7 @@ def test_index_redirects_to_the_intro(book_url, browser):
     page = browser.new_page()
     try:
         page.goto(f"{book_url}/index.html", wait_until="load")
-        page.wait_for_url(re.compile(r".*/intro\.html$"), timeout=10_000)
+        page.wait_for_url(re.compile(r".*/intro\.html$"), timeout=TIMEOUT)
     finally:
         page.close()
 
@@ -163,10 +180,102 @@ def _external(book_url: str, seen: list[str]):
     return (lambda url: not url.startswith(book_url)), handle
 
 
+def _ledger_works(page, url: str) -> list[str]:
+    """The ledger's table: drawn from the build's data, filtered, paged, and a permalink opens
+    the page that holds its claim, unfolded and marked."""
+    problems = []
+    app = page.locator("#claims-ledger-app[data-ready='true']")
+    try:
+        app.wait_for(timeout=TIMEOUT)
+    except Exception as err:  # playwright's TimeoutError
+        if type(err).__name__ != "TimeoutError":
+            raise
+        return ["the ledger's table was not drawn (claims_ledger.js, claims_ledger_data.js)"]
+    rows = page.locator("table.claims-ledger-claims tbody tr.claims-row")
+    if rows.count() == 0:
+        return ["the ledger's table of claims has no rows"]
+    total = page.evaluate("() => new Set(window.BAI_LEDGER.rows.map("
+                          "r => r.chapter + '/' + r.claim_id)).size")
+    count = page.locator(".claims-app-count").first.inner_text()
+    if not count.startswith(f"{total} of {total} claims"):
+        problems.append(f"the count line {count!r} does not say {total} claims")
+    # filter by a verdict: every row shown has it
+    select = page.locator("select.claims-filter-verdict")
+    verdict = select.locator("option").nth(1).get_attribute("value")
+    select.select_option(verdict)
+    shown = page.locator("table.claims-ledger-claims tbody tr.claims-row td:nth-child(5)")
+    texts = {t.strip() for t in shown.all_inner_texts()}
+    if texts != {verdict}:
+        problems.append(f"filtered on {verdict!r}, the table shows {sorted(texts)[:4]}")
+    select.select_option("")
+    # a permalink to the last claim (on the last page): its row, marked, its rows unfolded
+    from bai.publish import claim_anchor
+
+    last = page.evaluate("() => window.BAI_LEDGER.rows[window.BAI_LEDGER.rows.length - 1]"
+                         ".claim_id")
+    anchor = claim_anchor(last)
+    page.goto(f"{url}#{anchor}", wait_until="load", timeout=TIMEOUT)
+    page.locator("#claims-ledger-app[data-ready='true']").wait_for(timeout=TIMEOUT)
+    target = page.locator(f"[id='{anchor}']")
+    if target.count() != 1 or "claims-target" not in (target.get_attribute("class") or ""):
+        problems.append(f"the permalink #{anchor} does not open its claim's row")
+    return problems
+
+
+def test_the_ledger_and_findings_pages_are_small(book_url):
+    """Each page of the ledger and of the findings stays under the budget, whatever the number
+    of claims (the ledger's rows are in its script; each kind of finding has its page)."""
+    from _site import html_dir
+
+    root = html_dir()
+    pages = [root / "ledger.html", *sorted(root.glob("findings*.html"))]
+    assert len(pages) >= 3, pages
+    sizes = {p.name: p.stat().st_size for p in pages}
+    print(f"\npage sizes (bytes): {sizes}")
+    assert all(n < PAGE_BUDGET for n in sizes.values()), sizes
+
+
+def test_the_dataset_loads_and_counts_as_the_ledger(book_url):
+    """data/claims.csv loads with pandas to the documented columns; its claims per verdict are
+    the ledger's totals; every per-run table the manifest lists is there."""
+    import json
+
+    import pandas as pd
+    from _site import html_dir
+
+    from bai.publish import COLUMNS
+
+    root = html_dir()
+    claims = pd.read_csv(root / "data" / "claims.csv")
+    assert list(claims.columns) == [c[0] for c in COLUMNS]
+    head = claims[claims["deciding"] & (claims["claim_role"] == "reproduction")]
+    assert not head.duplicated(["chapter", "claim_id"]).any()
+    counts = head["claim_verdict"].value_counts().to_dict()
+    page = (root / "ledger.html").read_text()
+    table = re.search(r'<table class="[^"]*claims-ledger-totals[^"]*">(.*?)</table>', page, re.S)
+    heads = [re.sub(r"<[^>]+>", "", h).strip() for h in re.findall(r"<th[^>]*>(.*?)</th>",
+                                                                     table.group(1), re.S)]
+    last = re.findall(r"<tr[^>]*>(.*?)</tr>", table.group(1), re.S)[-1]
+    cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>",
+                                                                     last, re.S)]
+    from bai.claims import PAPER_VERDICTS
+
+    short = {"as printed": PAPER_VERDICTS[0], "alternative reading only": PAPER_VERDICTS[1]}
+    for h, c in zip(heads, cells):
+        verdict = short.get(h, h)
+        if verdict in PAPER_VERDICTS:
+            assert counts.get(verdict, 0) == int(c.replace(",", "")), (verdict, counts, c)
+    manifest = json.loads((root / "data" / "manifest.json").read_text())
+    for f in manifest["files"]:
+        assert (root / "data" / f["path"]).is_file(), f["path"]
+    assert any(ch["runs"] for ch in manifest["chapters"]), "no per-run table in the dataset"
+
+
 @pytest.mark.parametrize("entry,is_notebook", PAGES, ids=[_name(e) for e, _ in PAGES])
 def test_page(entry, is_notebook, book_url, browser, shots):
     url = f"{book_url}/{entry}.html"
     page = browser.new_page(viewport=VIEWPORT)
+    page.set_default_timeout(TIMEOUT)
     console, page_errors, bad_responses, external = [], [], [], []
     page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: page_errors.append(str(e)))
@@ -176,7 +285,7 @@ def test_page(entry, is_notebook, book_url, browser, shots):
     page.route(*_external(book_url, external))
     problems = []
     try:
-        response = page.goto(url, wait_until="load")
+        response = page.goto(url, wait_until="load", timeout=TIMEOUT)
         status = response.status if response is not None else None
         assert status == 200, f"{url}: HTTP {status} (is {entry}.md in the built book?)"
         title = page.title()
@@ -217,12 +326,13 @@ def test_page(entry, is_notebook, book_url, browser, shots):
         elif page.locator(".math").count():
             try:
                 page.wait_for_function("() => window.MathJax && MathJax.startup && "
-                                       "MathJax.startup.promise", timeout=10_000)
+                                       "MathJax.startup.promise", timeout=TIMEOUT)
                 page.evaluate("() => MathJax.startup.promise")
             except Exception as err:  # playwright's TimeoutError (imported lazily by conftest)
                 if type(err).__name__ != "TimeoutError":
                     raise
-                problems.append("MathJax did not load within 10 s (is mathjax/ in the HTML?)")
+                problems.append(f"MathJax did not load within {TIMEOUT // 1000} s (is mathjax/ "
+                                f"in the HTML?)")
             else:
                 raw = page.evaluate(RAW_MATH_JS)
                 if raw or page.locator(".math mjx-container").count() == 0:
@@ -245,13 +355,16 @@ def test_page(entry, is_notebook, book_url, browser, shots):
                 problems.append("no <table class='claims-ledger'> on the ledger page")
             elif page.locator("table.claims-ledger tbody tr").count() == 0:
                 problems.append("the claims-ledger table has no rows")
-        if entry == "findings":
+            problems += _ledger_works(page, url)
+        if _name(entry).startswith("findings"):
             # the errata: one entry per finding (or the sentence saying there is none), each
             # readable at the page's width, its verdict visible in the screenshot
             problems += _findings_readable(page)
 
         shot = shots / f"{_name(entry)}.png"
-        page.screenshot(path=str(shot), full_page=True)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        page.screenshot(path=str(shot), full_page=False, timeout=TIMEOUT,
+                        clip={"x": 0, "y": 0, **VIEWPORT})
         assert shot.stat().st_size > 0
     finally:
         page.close()
