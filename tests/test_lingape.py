@@ -5,6 +5,7 @@ import pytest
 
 from bai import designs as D
 from bai.algorithms import lingape as LG
+from bai.algorithms.common import run_streams
 from bai.claims import clopper_pearson
 from bai.environments import BernoulliLinearBandit, GaussianLinearBandit
 from bai.instances import canonical_bandit, soare_benchmark
@@ -266,8 +267,8 @@ def test_xy_static_ridge_identifies_and_matches_a_direct_check():
     iu, ju = np.triu_indices(env.K, 1)
     path = D.greedy_allocation(env.X, env.X[iu] - env.X[ju], int(res.stopping_time[0]) - env.K,
                                initial_counts=np.ones(env.K, dtype=np.int64),
-                               A0=0.01 * np.eye(env.d), seed=res.info["tie_seed"],
-                               keep_arms=False)
+                               A0=0.01 * np.eye(env.d),
+                               rng=run_streams(np.random.default_rng(9), 20)[0], keep_arms=False)
     np.testing.assert_array_equal(path.counts, res.counts[0])
 
 

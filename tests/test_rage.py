@@ -6,6 +6,7 @@ import pytest
 from bai import designs as D
 from bai import estimation as E
 from bai.algorithms import rage as RG
+from bai.algorithms.common import run_generators
 from bai.claims import clopper_pearson
 from bai.environments import GaussianLinearBandit
 from bai.instances import soare_benchmark
@@ -132,8 +133,11 @@ def test_determinism():
     b = RG.rage_runs(env, 5, np.random.default_rng(11))
     assert np.array_equal(a.stopping_time, b.stopping_time)
     assert np.array_equal(a.counts, b.counts)
-    c = RG.rage(env, np.random.default_rng(11))
+    # run r of a batch is one run from the batch's r-th generator (one generator per run)
+    c = RG.rage(env, run_generators(np.random.default_rng(11), 5)[0])
     assert c.stopping_time == a.stopping_time[0] and np.array_equal(c.counts, a.counts[0])
+    more = RG.rage_runs(env, 8, np.random.default_rng(11))       # more runs change none of these
+    assert np.array_equal(more.stopping_time[:5], a.stopping_time)
 
 
 def test_budget_cut():

@@ -102,11 +102,17 @@ def test_static_path_counts_follow_the_greedy_rule():
 def test_oracle_stops_exactly_when_eq4_first_holds():
     env = easy_linear(0.3)
     delta = 0.05
-    path = S.xy_oracle_path(env, delta=delta)
+    path = S.xy_oracle_path(env, delta=delta, keep_arms=True)
     Ystar, _ = D.oracle_directions(env.theta, env.X)
     lam = path.design
-    counts = S._tracking_counts(lam, S.initial_counts(env.X), path.stopping_time,
-                                np.arange(path.stopping_time + 1))
+    # the counts after every pull: the initial ones, then the tracked arms one by one
+    start = S.initial_counts(env.X)
+    steps = np.eye(env.K, dtype=np.int64)[path.arms]
+    counts = start + np.vstack([np.zeros(env.K, dtype=np.int64), np.cumsum(steps, axis=0)])
+    # D-tracking: each arm is argmax_a (n + 1) lambda_a - T_a (first index on ties)
+    n_before = counts[:-1].sum(axis=1)
+    want = np.argmax((n_before[:, None] + 1) * lam[None, :] - counts[:-1], axis=1)
+    np.testing.assert_array_equal(path.arms, want)
     c2 = E.soare_c() ** 2
     n = counts.sum(axis=1)
     A = np.einsum("nk,ki,kj->nij", counts.astype(float), env.X, env.X)

@@ -42,6 +42,7 @@ Discrete allocations
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -56,6 +57,7 @@ from .validation import (
     check_optional_int,
     check_positive,
     check_probability_vector,
+    check_rng,
 )
 
 __all__ = [
@@ -78,6 +80,7 @@ __all__ = [
     "rounding_bound",
     "greedy_scores",
     "greedy_allocation",
+    "GreedySettings",
     "GreedyResult",
 ]
 
@@ -968,11 +971,12 @@ def rounding_bound(value: float, support_size: int, N: int) -> float:
 # --------------------------------------------------------------------------------------------
 
 
-def greedy_scores(Ainv, X, Y) -> np.ndarray:
-    r"""For each arm, :math:`\max_y y^\top (A + x x^\top)^{-1} y` by Sherman--Morrison.
+def greedy_scores(Ainv, X, Y, b: float = 1.0) -> np.ndarray:
+    r"""For each arm, :math:`\max_y y^\top (A + b\,x x^\top)^{-1} y` by Sherman--Morrison.
 
-    :math:`y^\top(A+xx^\top)^{-1}y = y^\top A^{-1}y - (x^\top A^{-1}y)^2/(1+x^\top A^{-1}x)`
-    (Soare et al. 2014, Sec. 4). A plain NumPy version, the reference for the compiled kernel.
+    :math:`y^\top(A+bxx^\top)^{-1}y = y^\top A^{-1}y - b(x^\top A^{-1}y)^2/(1+bx^\top A^{-1}x)`
+    (Soare et al. 2014, Sec. 4; ``b`` pulls of the arm at once, the block rule of
+    :func:`greedy_allocation`). A plain NumPy version, the reference for the compiled kernel.
     """
     Ainv = as_matrix(Ainv, "Ainv")
     Ainv = _check_square(Ainv, Ainv.shape[0])
@@ -981,7 +985,8 @@ def greedy_scores(Ainv, X, Y) -> np.ndarray:
     G = X @ Ainv @ Y.T
     h = np.einsum("ij,jk,ik->i", X, Ainv, X)
     q = np.einsum("ij,jk,ik->i", Y, Ainv, Y)
-    return np.max(q[None, :] - G**2 / (1.0 + h[:, None]), axis=1)
+    b = check_positive(b, "b")
+    return np.max(q[None, :] - G**2 * (b / (1.0 + b * h[:, None])), axis=1)
 
 
 @numba.njit(cache=True)
@@ -1009,8 +1014,10 @@ def _refresh(X, Y, counts, A0):
 
 
 @numba.njit(cache=True)
-def _greedy_pick(G, H, q, scores, tie_rtol, b):
-    """One greedy choice: the arm minimising max_y y^T (A + b x x^T)^{-1} y (random ties)."""
+def _greedy_pick(G, H, q, scores, tie_rtol, b, ties):
+    """One greedy choice: the arm minimising max_y y^T (A + b x x^T)^{-1} y; ties (scores within
+    ``tie_rtol`` of the best, relatively) broken uniformly by one draw
+    ``ties.integers(0, n_ties)`` of the generator ``ties``, made only when there are ties."""
     K = G.shape[0]
     m = G.shape[1]
     best = np.inf
@@ -1030,7 +1037,7 @@ def _greedy_pick(G, H, q, scores, tie_rtol, b):
     for k in range(K):
         if scores[k] <= thr:
             n_ties += 1
-    pick = np.random.randint(n_ties) if n_ties > 1 else 0
+    pick = ties.integers(0, n_ties) if n_ties > 1 else 0
     for k in range(K):
         if scores[k] <= thr:
             if pick == 0:
@@ -1063,10 +1070,27 @@ def _greedy_apply(G, H, q, a, Ga, Ha, b):
     return current
 
 
+class GreedySettings(NamedTuple):
+    """The settings of one greedy allocation (:func:`greedy_allocation`'s arguments of the same
+    names; ``stop_power`` as a float), a named record for the compiled kernel."""
+
+    n_steps: int
+    stop_below: float
+    stop_power: float
+    refresh_every: int
+    tie_rtol: float
+    keep_arms: bool
+    min_steps: int
+    block_rtol: float
+
+
 @numba.njit(cache=True)
-def _greedy_kernel(X, Y, counts, A0, n_steps, stop_below, stop_power, seed, refresh_every,
-                   tie_rtol, record_at, keep_arms, min_steps, block_rtol):
-    np.random.seed(seed)
+def _greedy_kernel(X, Y, counts, A0, cfg, ties, record_at):
+    """The greedy allocation (:func:`greedy_allocation`) with the settings ``cfg``
+    (:class:`GreedySettings`), its ties broken by the generator ``ties``."""
+    n_steps, stop_below, stop_power = cfg.n_steps, cfg.stop_below, cfg.stop_power
+    refresh_every, tie_rtol, keep_arms = cfg.refresh_every, cfg.tie_rtol, cfg.keep_arms
+    min_steps, block_rtol = cfg.min_steps, cfg.block_rtol
     K = X.shape[0]
     m = Y.shape[0]
     G, H, q = _refresh(X, Y, counts, A0)
@@ -1099,7 +1123,7 @@ def _greedy_kernel(X, Y, counts, A0, n_steps, stop_below, stop_power, seed, refr
             b = min(b, n_steps - steps)
             if rec < record_at.size:
                 b = min(b, record_at[rec] - steps)
-        a = _greedy_pick(G, H, q, scores, tie_rtol, float(b))
+        a = _greedy_pick(G, H, q, scores, tie_rtol, float(b), ties)
         if keep_arms:
             for i in range(b):
                 arms[steps + i] = a
@@ -1155,6 +1179,7 @@ def greedy_allocation(
     A0=None,
     stop_below: float = 0.0,
     seed: int = 0,
+    rng: np.random.Generator | None = None,
     refresh_every: int = 4096,
     tie_rtol: float = 1e-12,
     stop_power: int = 0,
@@ -1189,7 +1214,12 @@ def greedy_allocation(
         Stop early once :math:`\max_y y^\top A^{-1} y \le` ``stop_below`` (the phase rule of
         XY-adaptive, Soare et al. 2014, Eq. 18); finite and non-negative (0: never stop early).
     seed : int
-        Seed of the kernel's tie-breaking stream (ties broken uniformly at random).
+        Seed of the tie-breaking generator (``numpy.random.default_rng(seed)``) when ``rng`` is
+        not given.
+    rng : numpy.random.Generator, optional
+        The tie-breaking generator itself (advanced by the draws): ties are broken uniformly at
+        random, one draw ``rng.integers(0, n_ties)`` per step with ``n_ties > 1`` tied arms, none
+        otherwise. Passing the same generator to consecutive calls continues one stream.
     refresh_every : int
         Decisions between exact recomputations of the state (at least 1).
     tie_rtol : float
@@ -1222,7 +1252,8 @@ def greedy_allocation(
     block_rtol = check_in_interval(block_rtol, "block_rtol", 0.0, 1.0)
     refresh_every = check_int(refresh_every, "refresh_every", minimum=1)
     min_steps = check_int(min_steps, "min_steps", minimum=0)
-    seed = check_int(seed, "seed", minimum=0) % (2**32)
+    seed = check_int(seed, "seed", minimum=0)
+    ties = np.random.default_rng(seed) if rng is None else check_rng(rng, "rng")
     if stop_power not in (0, -1) or isinstance(stop_power, bool):
         raise ValueError(f"stop_power must be 0 or -1, got {stop_power!r}")
     X = check_arms(X, "X", min_arms=1, spanning=False)
@@ -1253,9 +1284,10 @@ def greedy_allocation(
         record = record.astype(np.int64)
         if record.size and (record[0] < 0 or record[-1] > n_steps or np.any(np.diff(record) <= 0)):
             raise ValueError(f"record_at must be strictly increasing step numbers in [0, {n_steps}]")
+    cfg = GreedySettings(n_steps, stop_below, float(stop_power), refresh_every, tie_rtol,
+                         bool(keep_arms), min_steps, block_rtol)
     arms, value, recorded, steps = _greedy_kernel(
-        np.ascontiguousarray(X), np.ascontiguousarray(Y), counts, np.ascontiguousarray(A0),
-        n_steps, stop_below, float(stop_power), seed, refresh_every,
-        tie_rtol, record, bool(keep_arms), min_steps, block_rtol)
+        np.ascontiguousarray(X), np.ascontiguousarray(Y), counts, np.ascontiguousarray(A0), cfg,
+        ties, record)
     return GreedyResult(arms=arms, counts=counts, value=float(value), steps=int(steps),
                         recorded=recorded)

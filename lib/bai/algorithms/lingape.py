@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -60,10 +61,10 @@ from ..estimation import (
 )
 from ..validation import (check_rng, as_matrix, as_vector, check_delta, check_int, check_nonnegative,
                           check_positive, check_unique_best)
-from .common import RunResult, RunsResult, simulate_static_path
+from .common import RunResult, RunsResult, run_generators, run_streams, simulate_static_path
 
 __all__ = ["ratio_weights", "LazyRatioWeights", "LOWMEM_ABOVE_K", "h_epsilon", "LinGapEResult",
-           "lingape", "lingape_runs", "RULES", "RADII", "LOG_UNIONS", "confidence_radius",
+           "LinGapESettings", "LinGapEState", "Rewards", "lingape", "lingape_runs", "RULES", "RADII", "LOG_UNIONS", "confidence_radius",
            "select_direction", "xy_static_ridge", "xy_static_ridge_runs"]
 
 RULES = ("greedy", "ratio")
@@ -147,6 +148,74 @@ class LinGapEResult:
     B: float = float("nan")
     #: the challenger :math:`j_t` at the stop
     challenger: int = -1
+    #: the arms pulled after the initial ones, in order (``trace`` of them at most)
+    arms: np.ndarray | None = None
+
+
+class LinGapESettings(NamedTuple):
+    r"""LinGapE's constants (Xu et al. 2018, Sec. 3-4), a named record for the compiled loops:
+    ``delta``, ``epsilon`` (the :math:`(\epsilon,\delta)` criterion), ``reg`` (:math:`\lambda`),
+    ``R`` (sub-Gaussian scale), ``S`` (bound on :math:`\|\theta\|`), ``rule`` (0 greedy, Eq. 9;
+    1 ratio, Eq. 12), ``radius`` (index in :data:`RADII`), ``union`` (:math:`K^2` or
+    :math:`K`), ``L2`` (:math:`\max_k\|x_k\|^2`), ``max_steps`` and ``refresh_every``."""
+
+    delta: float
+    epsilon: float
+    reg: float
+    R: float
+    S: float
+    rule: int
+    radius: int
+    union: float
+    L2: float
+    max_steps: int
+    refresh_every: int
+
+
+class Rewards(NamedTuple):
+    """How the loop draws a reward of arm ``a``: ``means[a] + sigma * rng.standard_normal()``, or
+    with ``bernoulli`` ``1.0 if rng.random() < means[a] else 0.0``."""
+
+    means: np.ndarray
+    bernoulli: bool
+    sigma: float
+
+
+class LinGapEState(NamedTuple):
+    r"""One run's state between calls of the loop (it pauses when the ratio rule needs the LP
+    weights of a new pair). ``T`` pulls per arm :math:`T_a(t)`, ``sums`` reward sums per arm,
+    ``mu`` :math:`X\hat\theta_t`; the dense loop keeps ``H`` :math:`=XA_t^{-1}X^\top`, the
+    low-memory loop ``Ainv`` :math:`A_t^{-1}` and ``h`` (the diagonal of H) and ``p`` (the
+    weights of the current pair); one-element arrays ``t`` (rounds), ``since`` (rounds since the
+    exact refresh), ``logdet`` (:math:`\log\det A_t`), ``started``, ``key`` (the pair whose
+    weights are in ``p``); ``pair`` :math:`(i_t,j_t)` of a round that waits for its weights
+    (-1: none); ``arms`` the arms pulled after the initial ones, in order (as many as fit)."""
+
+    T: np.ndarray
+    sums: np.ndarray
+    mu: np.ndarray
+    H: np.ndarray
+    Ainv: np.ndarray
+    h: np.ndarray
+    p: np.ndarray
+    t: np.ndarray
+    since: np.ndarray
+    logdet: np.ndarray
+    started: np.ndarray
+    key: np.ndarray
+    pair: np.ndarray
+    arms: np.ndarray
+
+
+def _new_state(K: int, d: int, lowmem: bool, trace: int) -> LinGapEState:
+    """The state of a run before the loop's first call."""
+    return LinGapEState(
+        T=np.zeros(K, dtype=np.int64), sums=np.zeros(K), mu=np.zeros(K),
+        H=np.zeros((0, 0) if lowmem else (K, K)), Ainv=np.zeros((d, d) if lowmem else (0, 0)),
+        h=np.zeros(K if lowmem else 0), p=np.zeros(K if lowmem else 0),
+        t=np.zeros(1, dtype=np.int64), since=np.zeros(1, dtype=np.int64), logdet=np.zeros(1),
+        started=np.zeros(1, dtype=np.bool_), key=np.full(1, -1, dtype=np.int64),
+        pair=np.full(2, -1, dtype=np.int64), arms=np.zeros(trace, dtype=np.int64))
 
 
 @numba.njit(cache=True)
@@ -162,8 +231,9 @@ def _ratio_arm(counts, p):
 
 
 @numba.njit(cache=True)
-def _empirical_best(mu):
-    """:math:`\\arg\\max_k\\hat\\mu_k`, ties broken uniformly at random (reservoir sampling)."""
+def _empirical_best(mu, rng):
+    """:math:`\\arg\\max_k\\hat\\mu_k`, exact ties broken uniformly at random (reservoir sampling:
+    the ``n``-th tied arm replaces the choice when ``rng.integers(0, n) == 0``)."""
     i_t = 0
     n_best = 1
     for k in range(1, mu.shape[0]):
@@ -171,9 +241,28 @@ def _empirical_best(mu):
             i_t, n_best = k, 1
         elif mu[k] == mu[i_t]:
             n_best += 1
-            if np.random.randint(n_best) == 0:
+            if rng.integers(0, n_best) == 0:
                 i_t = k
     return i_t
+
+
+@numba.njit(cache=True)
+def _greedy_arm(g, h, rng):
+    """Rule (9) of Xu et al. from :math:`g_k=x_k^\\top A_t^{-1}(x_{i_t}-x_{j_t})` and
+    :math:`h_k=\\|x_k\\|^2_{A_t^{-1}}`: :math:`\\arg\\max_k g_k^2/(1+h_k)`, scores within a relative
+    :math:`10^{-12}` of the best tied and broken uniformly at random (reservoir sampling)."""
+    best = -1.0
+    a = 0
+    n_ties = 0
+    for k in range(g.shape[0]):
+        sc = g[k] * g[k] / (1.0 + h[k])
+        if sc > best * (1.0 + 1e-12) or best < 0:
+            best, a, n_ties = sc, k, 1
+        elif sc >= best * (1.0 - 1e-12):
+            n_ties += 1
+            if rng.integers(0, n_ties) == 0:
+                a = k
+    return a
 
 
 @numba.njit(cache=True)
@@ -203,93 +292,98 @@ def _exact_state(X, counts, sums, reg):
 
 
 @numba.njit(cache=True)
-def _reward(noise, mean, sigma):
-    """One reward: Gaussian (noise 0) or Bernoulli (noise 1)."""
-    if noise == 0:
-        return mean + sigma * np.random.standard_normal()
-    return 1.0 if np.random.random() < mean else 0.0
+def _reward(env, a, rng):
+    """One reward of arm ``a`` (:class:`Rewards`) from the run's generator."""
+    if env.bernoulli:
+        return 1.0 if rng.random() < env.means[a] else 0.0
+    return env.means[a] + env.sigma * rng.standard_normal()
 
 
 @numba.njit(cache=True)
-def _first_pulls(noise, means, sigma, seed, counts, sums, istate):
-    """Seed numba's stream, pull every arm once, and mark the state started (t = K)."""
-    np.random.seed(seed)
-    K = means.shape[0]
+def _first_pulls(env, st, rng):
+    """Pull every arm once (rewards from ``rng``) and mark the state started (t = K)."""
+    K = env.means.shape[0]
     for k in range(K):
-        r = _reward(noise, means[k], sigma)
-        counts[k] += 1
-        sums[k] += r
-    istate[0] = K
-    istate[1] = 0
-    istate[2] = 1
-    istate[3] = -1
+        r = _reward(env, k, rng)
+        st.T[k] += 1
+        st.sums[k] += r
+    st.t[0] = K
+    st.since[0] = 0
+    st.started[0] = True
+    st.pair[0] = -1
 
 
 @numba.njit(cache=True)
-def _pause(istate, fstate, t, since, logdet, i_t, j_t):
-    """Save a kernel's loop state; with ``i_t >= 0``, the round waits for the pair's weights."""
-    istate[0] = t
-    istate[1] = since
-    fstate[0] = logdet
+def _pause(st, t, since, logdet, i_t, j_t):
+    """Save a loop's state; with ``i_t >= 0``, the round waits for the pair's weights."""
+    st.t[0] = t
+    st.since[0] = since
+    st.logdet[0] = logdet
     if i_t >= 0:
-        istate[3] = i_t
-        istate[4] = j_t
+        st.pair[0] = i_t
+        st.pair[1] = j_t
 
 
 @numba.njit(cache=True)
-def _resumed_pair(istate):
+def _resumed_pair(st):
     """The pair of the round that waited for its weights, and the wait cleared; ``(-1, -1)``
     when no round waits (a new round starts)."""
-    i_t = istate[3]
-    j_t = istate[4]
+    i_t = st.pair[0]
+    j_t = st.pair[1]
     if i_t >= 0:
-        istate[3] = -1
+        st.pair[0] = -1
         return i_t, j_t
     return -1, -1
 
 
 @numba.njit(cache=True)
-def _stops(B, epsilon, t, max_steps, istate, fstate, since, logdet):
+def _stops(B, cfg, st, t, since, logdet):
     r"""The stopping rule :math:`B(t)\le\epsilon` (Xu et al., Algorithm 1) or the cap; the loop
     state is saved when the run ends."""
-    if B <= epsilon or t >= max_steps:
-        _pause(istate, fstate, t, since, logdet, -1, -1)
+    if B <= cfg.epsilon or t >= cfg.max_steps:
+        _pause(st, t, since, logdet, -1, -1)
         return True
     return False
 
 
-def _new_state(K: int):
-    """``counts, sums, fstate, istate`` of a resumable kernel before its first call."""
-    return (np.zeros(K, dtype=np.int64), np.zeros(K), np.zeros(1),
-            np.array([0, 0, 0, -1, -1, -1], dtype=np.int64))
+@numba.njit(cache=True)
+def _record(st, t, a):
+    """The arm of round ``t`` into the trace (when it fits)."""
+    i = t - st.T.shape[0]
+    if i < st.arms.shape[0]:
+        st.arms[i] = a
 
 
 @numba.njit(cache=True)
-def _lingape_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, rule, P, have, max_steps,
-                    refresh_every, seed, radius, union, L2, counts, sums, H, mu, fstate, istate):
-    """LinGapE with :math:`H=XA_t^{-1}X^\top` (K x K), O(K^2) per round. The whole state lives in
-    the arguments (``istate`` = t, rounds since refresh, started, pending i, pending j;
-    ``fstate`` = log det A_t), so that the loop can stop when the ratio rule meets a pair whose
-    LP weights are not yet in ``P`` (``have[i, j]`` false) and resume, with numba's random stream
-    untouched, once Python has solved that LP (as :func:`_lingape_lowmem_kernel`).
+def _lingape_kernel(X, env, cfg, st, P, have, rng):
+    """LinGapE with :math:`H=XA_t^{-1}X^\top` (K x K), O(K^2) per round: the arms ``X``, the
+    rewards ``env`` (:class:`Rewards`), the settings ``cfg`` (:class:`LinGapESettings`), the
+    state ``st`` (:class:`LinGapEState`, which holds the whole run, so that the loop can stop
+    when the ratio rule meets a pair whose LP weights are not yet in ``P`` (``have[i, j]``
+    false) and resume once Python has solved that LP), and the run's generator ``rng`` (rewards
+    and ties, in the order of the rounds).
     Returns (status, B, i_t, j_t): status 0 = stopped or max_steps, 1 = weights needed for the
-    pair (istate[3], istate[4])."""
+    pair ``st.pair``."""
     K, d = X.shape
-    if istate[2] == 0:
-        _first_pulls(noise, means, sigma, seed, counts, sums, istate)
-        H0, m0, ld = _exact_state(X, counts, sums, reg)
+    H, mu, T, sums = st.H, st.mu, st.T, st.sums
+    if not st.started[0]:
+        _first_pulls(env, st, rng)
+        H0, m0, ld = _exact_state(X, T, sums, cfg.reg)
         H[:, :] = H0
         mu[:] = m0
-        fstate[0] = ld
-    t, since, logdet = istate[0], istate[1], fstate[0]   # where the last call paused
-    base = lingape_radius_base(union, delta, d, reg)
+        st.logdet[0] = ld
+    t, since, logdet = st.t[0], st.since[0], st.logdet[0]   # where the last call paused
+    base = lingape_radius_base(cfg.union, cfg.delta, d, cfg.reg)
     Hcol = np.empty(K)
+    g = np.empty(K)
+    h = np.empty(K)
     B = -np.inf
     while True:
-        i_t, j_t = _resumed_pair(istate)
+        i_t, j_t = _resumed_pair(st)
         if i_t < 0:
-            Ct = lingape_radius_kernel(radius, R, S, reg, base, logdet, union, delta, d, t, L2)
-            i_t = _empirical_best(mu)  # random ties
+            Ct = lingape_radius_kernel(cfg.radius, cfg.R, cfg.S, cfg.reg, base, logdet,
+                                       cfg.union, cfg.delta, d, t, cfg.L2)
+            i_t = _empirical_best(mu, rng)  # random ties
             # most ambiguous challenger j_t != i_t
             j_t = -1
             B = -np.inf
@@ -300,34 +394,27 @@ def _lingape_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, rule, P, 
                 val = mu[j] - mu[i_t] + np.sqrt(max(v, 0.0)) * Ct
                 if val > B:
                     B, j_t = val, j
-            if _stops(B, epsilon, t, max_steps, istate, fstate, since, logdet):
+            if _stops(B, cfg, st, t, since, logdet):
                 return 0, B, i_t, j_t
-            if rule == 1 and not have[i_t, j_t]:
-                _pause(istate, fstate, t, since, logdet, i_t, j_t)
+            if cfg.rule == 1 and not have[i_t, j_t]:
+                _pause(st, t, since, logdet, i_t, j_t)
                 return 1, B, i_t, j_t
         # arm to pull
-        a = 0
-        if rule == 0:
-            best = -1.0
-            n_ties = 0
+        if cfg.rule == 0:
             for k in range(K):
-                g = H[k, i_t] - H[k, j_t]
-                sc = g * g / (1.0 + H[k, k])
-                if sc > best * (1.0 + 1e-12) or best < 0:
-                    best, a, n_ties = sc, k, 1
-                elif sc >= best * (1.0 - 1e-12):
-                    n_ties += 1
-                    if np.random.randint(n_ties) == 0:
-                        a = k
+                g[k] = H[k, i_t] - H[k, j_t]
+                h[k] = H[k, k]
+            a = _greedy_arm(g, h, rng)
         else:
-            a = _ratio_arm(counts, P[i_t, j_t])
-        r = _reward(noise, means[a], sigma)
-        counts[a] += 1
+            a = _ratio_arm(T, P[i_t, j_t])
+        _record(st, t, a)
+        r = _reward(env, a, rng)
+        T[a] += 1
         sums[a] += r
         t += 1
         since += 1
-        if since >= refresh_every:
-            H0, m0, logdet = _exact_state(X, counts, sums, reg)
+        if since >= cfg.refresh_every:
+            H0, m0, logdet = _exact_state(X, T, sums, cfg.reg)
             H[:, :] = H0
             mu[:] = m0
             since = 0
@@ -345,18 +432,17 @@ def _lingape_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, rule, P, 
                     H[k, j] -= c * Hcol[j]
 
 
-def _lingape_dense(X, means, noise, sigma, reg, R, S, delta, epsilon, rule, weights, max_steps,
-                   refresh_every, seed, radius, union, L2):
+def _lingape_dense(X, env, cfg, st, weights, rng):
     """Drive :func:`_lingape_kernel`. ``weights``: a dense ``(K, K, K)`` array, or a
     :class:`LazyRatioWeights` whose LPs are solved only for the pairs the run meets (the same
     HiGHS call as :func:`ratio_weights`, so the same run; a run meets a few dozen of the
     K(K-1)/2 pairs)."""
     K, d = X.shape
     lazy = weights if isinstance(weights, LazyRatioWeights) else None
-    if rule == 1 and lazy is None:
+    if cfg.rule == 1 and lazy is None:
         P = np.ascontiguousarray(weights, dtype=float)
         have = np.ones((K, K), dtype=np.bool_)
-    elif rule == 1:
+    elif cfg.rule == 1:
         P = np.zeros((K, K, K))
         have = np.zeros((K, K), dtype=np.bool_)
         for key in lazy.csr()[0].tolist():   # the pairs earlier runs met
@@ -364,15 +450,10 @@ def _lingape_dense(X, means, noise, sigma, reg, R, S, delta, epsilon, rule, weig
     else:
         P = np.zeros((1, 1, 1))
         have = np.zeros((1, 1), dtype=np.bool_)
-    counts, sums, fstate, istate = _new_state(K)
-    H = np.zeros((K, K))
-    mu = np.zeros(K)
     while True:
-        status, B, i_t, j_t = _lingape_kernel(
-            X, means, noise, sigma, reg, R, S, delta, epsilon, rule, P, have, max_steps,
-            refresh_every, seed, radius, union, L2, counts, sums, H, mu, fstate, istate)
+        status, B, i_t, j_t = _lingape_kernel(X, env, cfg, st, P, have, rng)
         if status == 0:
-            return int(istate[0]), int(i_t), counts, B <= epsilon, sums, float(B), int(j_t)
+            return int(i_t), float(B), int(j_t)
         _fill_pair(P, have, lazy, int(i_t), int(j_t))
 
 
@@ -526,37 +607,36 @@ def _exact_state_lowmem(X, counts, sums, reg):
 
 
 @numba.njit(cache=True)
-def _lingape_lowmem_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, rule, max_steps,
-                           refresh_every, seed, radius, union, L2, counts, sums, Ainv, mu, h,
-                           fstate, istate, keys, ptr, cidx, cval, pd):
-    """:func:`_lingape_kernel` with :math:`A_t^{-1}` (d x d) and the diagonal of
-    :math:`XA_t^{-1}X^\\top` in place of H, O(K d) per round. The whole state lives in the
-    arguments (``istate`` = t, rounds since refresh, started, pending i, pending j, key of the
-    pair in ``pd``; ``fstate`` = log det A_t), so the loop can stop when the ratio rule meets a
-    pair whose LP weights are not in the cache (``keys``, CSR ``ptr``/``cidx``/``cval``) and
-    resume, with numba's random stream untouched, once Python has solved that LP.
+def _lingape_lowmem_kernel(X, env, cfg, st, keys, ptr, cidx, cval, rng):
+    """:func:`_lingape_kernel` with :math:`A_t^{-1}` (d x d, ``st.Ainv``) and the diagonal of
+    :math:`XA_t^{-1}X^\\top` (``st.h``) in place of H, O(K d) per round; the ratio rule's weights
+    from the cache (``keys``, CSR ``ptr``/``cidx``/``cval``), the loop pausing when a pair is
+    not in it (as :func:`_lingape_kernel`).
     Returns (status, B, i_t, j_t): status 0 = stopped or max_steps, 1 = weights needed for
-    the pair (istate[3], istate[4])."""
+    the pair ``st.pair``."""
     K, d = X.shape
-    if istate[2] == 0:
-        _first_pulls(noise, means, sigma, seed, counts, sums, istate)
-        Ai, m0, h0, ld = _exact_state_lowmem(X, counts, sums, reg)
+    Ainv, mu, h, T, sums, pd = st.Ainv, st.mu, st.h, st.T, st.sums, st.p
+    if not st.started[0]:
+        _first_pulls(env, st, rng)
+        Ai, m0, h0, ld = _exact_state_lowmem(X, T, sums, cfg.reg)
         Ainv[:, :] = Ai
         mu[:] = m0
         h[:] = h0
-        fstate[0] = ld
-    t, since, logdet = istate[0], istate[1], fstate[0]   # where the last call paused
-    base = lingape_radius_base(union, delta, d, reg)
+        st.logdet[0] = ld
+    t, since, logdet = st.t[0], st.since[0], st.logdet[0]   # where the last call paused
+    base = lingape_radius_base(cfg.union, cfg.delta, d, cfg.reg)
     u = np.empty(d)
     g = np.empty(d)
+    gk = np.empty(K)
     Hcol = np.empty(K)
     B = -np.inf
     Ct = 0.0
     while True:
-        i_t, j_t = _resumed_pair(istate)
+        i_t, j_t = _resumed_pair(st)
         if i_t < 0:
-            Ct = lingape_radius_kernel(radius, R, S, reg, base, logdet, union, delta, d, t, L2)
-            i_t = _empirical_best(mu)
+            Ct = lingape_radius_kernel(cfg.radius, cfg.R, cfg.S, cfg.reg, base, logdet,
+                                       cfg.union, cfg.delta, d, t, cfg.L2)
+            i_t = _empirical_best(mu, rng)
             # u = A^-1 x_i; ||x_i - x_j||^2_{A^-1} = h_i + h_j - 2 x_j^T u
             for a in range(d):
                 s = 0.0
@@ -575,56 +655,49 @@ def _lingape_lowmem_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, ru
                 val = mu[j] - mu[i_t] + np.sqrt(max(v, 0.0)) * Ct
                 if val > B:
                     B, j_t = val, j
-            if _stops(B, epsilon, t, max_steps, istate, fstate, since, logdet):
+            if _stops(B, cfg, st, t, since, logdet):
                 return 0, B, i_t, j_t
-            if rule == 1:
+            if cfg.rule == 1:
                 lo = min(i_t, j_t)
                 hi = max(i_t, j_t)
                 key = lo * K + hi
-                if key != istate[5]:
+                if key != st.key[0]:
                     pos = np.searchsorted(keys, key)
                     if pos >= keys.size or keys[pos] != key:
-                        _pause(istate, fstate, t, since, logdet, i_t, j_t)
+                        _pause(st, t, since, logdet, i_t, j_t)
                         return 1, B, i_t, j_t
-        a = 0
-        if rule == 0:
+        if cfg.rule == 0:
             # w = A^-1 (x_i - x_j); greedy score (x_k^T w)^2 / (1 + h_k)
             for p in range(d):
                 s = 0.0
                 for q in range(d):
                     s += Ainv[p, q] * (X[i_t, q] - X[j_t, q])
                 g[p] = s
-            best = -1.0
-            n_ties = 0
             for k in range(K):
-                gk = 0.0
+                s = 0.0
                 for p in range(d):
-                    gk += X[k, p] * g[p]
-                sc = gk * gk / (1.0 + h[k])
-                if sc > best * (1.0 + 1e-12) or best < 0:
-                    best, a, n_ties = sc, k, 1
-                elif sc >= best * (1.0 - 1e-12):
-                    n_ties += 1
-                    if np.random.randint(n_ties) == 0:
-                        a = k
+                    s += X[k, p] * g[p]
+                gk[k] = s
+            a = _greedy_arm(gk, h, rng)
         else:
             lo = min(i_t, j_t)
             hi = max(i_t, j_t)
             key = lo * K + hi
-            if key != istate[5]:
+            if key != st.key[0]:
                 pd[:] = 0.0
                 pos = np.searchsorted(keys, key)
                 for e in range(ptr[pos], ptr[pos + 1]):
                     pd[cidx[e]] = cval[e]
-                istate[5] = key
-            a = _ratio_arm(counts, pd)
-        r = _reward(noise, means[a], sigma)
-        counts[a] += 1
+                st.key[0] = key
+            a = _ratio_arm(T, pd)
+        _record(st, t, a)
+        r = _reward(env, a, rng)
+        T[a] += 1
         sums[a] += r
         t += 1
         since += 1
-        if since >= refresh_every:
-            Ai, m0, h0, logdet = _exact_state_lowmem(X, counts, sums, reg)
+        if since >= cfg.refresh_every:
+            Ai, m0, h0, logdet = _exact_state_lowmem(X, T, sums, cfg.reg)
             Ainv[:, :] = Ai
             mu[:] = m0
             h[:] = h0
@@ -653,42 +726,35 @@ def _lingape_lowmem_kernel(X, means, noise, sigma, reg, R, S, delta, epsilon, ru
                     Ainv[p, q] -= g[p] * g[q] * inv
 
 
-def _lingape_lowmem(X, means, noise, sigma, reg, R, S, delta, epsilon, rule, weights, max_steps,
-                    refresh_every, seed, radius, union, L2):
+def _lingape_lowmem(X, env, cfg, st, weights, rng):
     """Drive :func:`_lingape_lowmem_kernel`, solving the LP of each new pair in between."""
-    K, d = X.shape
-    counts, sums, fstate, istate = _new_state(K)
-    Ainv = np.zeros((d, d))
-    mu = np.zeros(K)
-    h = np.zeros(K)
-    pd = np.zeros(K)
     empty_i, empty_f = np.zeros(0, dtype=np.int64), np.zeros(0)
     while True:
-        if rule == 1:
+        if cfg.rule == 1:
             keys, ptr, cidx, cval = weights.csr()
         else:
             keys, ptr, cidx, cval = empty_i, np.zeros(1, dtype=np.int64), empty_i, empty_f
-        status, B, i_t, j_t = _lingape_lowmem_kernel(
-            X, means, noise, sigma, reg, R, S, delta, epsilon, rule, max_steps, refresh_every,
-            seed, radius, union, L2, counts, sums, Ainv, mu, h, fstate, istate, keys, ptr,
-            cidx, cval, pd)
+        status, B, i_t, j_t = _lingape_lowmem_kernel(X, env, cfg, st, keys, ptr, cidx, cval,
+                                                     rng)
         if status == 0:
-            return int(istate[0]), int(i_t), counts, B <= epsilon, sums, float(B), int(j_t)
-        weights.pair(int(istate[3]), int(istate[4]))
+            return int(i_t), float(B), int(j_t)
+        weights.pair(int(st.pair[0]), int(st.pair[1]))
 
 
 def lingape(env, rng, *, delta: float = 0.05, epsilon: float = 0.0, rule: str = "greedy",
             reg: float = 1.0, S: float | None = None, R: float | None = None,
             max_steps: int = 10**9, refresh_every: int = 4096, weights=None,
-            radius: str = "det", log_union: str = "pairs", _lowmem: bool | None = None
-            ) -> LinGapEResult:
+            radius: str = "det", log_union: str = "pairs", trace: int = 0,
+            _lowmem: bool | None = None) -> LinGapEResult:
     r"""One run of LinGapE (Xu et al. 2018, Algorithm 1) on a Gaussian or Bernoulli linear bandit.
 
     Parameters
     ----------
     env : GaussianLinearBandit or BernoulliLinearBandit
     rng : numpy.random.Generator
-        Only a seed for the compiled loop is drawn from it.
+        The run's generator: the compiled loop draws from it, in the order of the rounds, the
+        rewards (one per pull, the initial pulls first) and the tie-breaks (only when there
+        are ties).
     delta, epsilon : float
         Confidence and tolerance of the :math:`(\epsilon,\delta)` criterion (Eq. 1).
     rule : ``"greedy"`` (Eq. 9) or ``"ratio"`` (Eq. 12)
@@ -707,6 +773,8 @@ def lingape(env, rng, *, delta: float = 0.05, epsilon: float = 0.0, rule: str = 
         :math:`R\sqrt{d\log(K^2(1+t)/\delta)}+\lambda^{1/2}S`.
     log_union : ``"pairs"`` or ``"arms"``
         :math:`K^2` (default, a union over pairs) or :math:`K` inside the logarithm.
+    trace : int
+        Keep the arms of the first ``trace`` rounds after the initial pulls (``arms``).
     max_steps : int
         A run is cut after this many rounds (``stopped`` False); the state at the cut is
         returned, so ``max_steps`` also serves to inspect the algorithm at a given round. The
@@ -761,27 +829,31 @@ def lingape(env, rng, *, delta: float = 0.05, epsilon: float = 0.0, rule: str = 
             lazy = LazyRatioWeights(env.X, dense=P) if lowmem else P
         else:
             lazy = LazyRatioWeights(env.X)   # the LPs of the pairs the run meets, only
-    seed = int(rng.integers(2**31))
     X = np.ascontiguousarray(env.X, dtype=float)
-    args = (X, env.means.astype(float), 0 if gaussian else 1,
-            float(env.sigma) if gaussian else 0.0, reg, R, S, delta, epsilon,
-            0 if rule == "greedy" else 1)
-    tail = (max_steps, refresh_every, seed, RADII.index(radius),
-            float(env.K**2 if log_union == "pairs" else env.K), float(np.max(np.sum(X**2, axis=1))))
+    rewards = Rewards(env.means.astype(float), not gaussian,
+                      float(env.sigma) if gaussian else 0.0)
+    cfg = LinGapESettings(delta, epsilon, reg, R, S, 0 if rule == "greedy" else 1,
+                          RADII.index(radius), float(env.K**2 if log_union == "pairs" else env.K),
+                          float(np.max(np.sum(X**2, axis=1))), max_steps, refresh_every)
+    trace = check_int(trace, "trace", minimum=0)
+    st = _new_state(env.K, env.d, lowmem, trace)
     run = _lingape_lowmem if lowmem else _lingape_dense
-    t, rec, counts, stopped, sums, B, j_t = run(*args, lazy, *tail)
+    rec, B, j_t = run(X, rewards, cfg, st, lazy, rng)
+    t = int(st.t[0])
+    stopped = B <= epsilon
     gaps = env.means.max() - env.means
     correct = bool(stopped and gaps[rec] <= epsilon + 1e-15)
-    return LinGapEResult(int(t), int(rec), counts, bool(stopped), correct, sums, float(B),
-                         int(j_t))
+    return LinGapEResult(t, int(rec), st.T, bool(stopped), correct, st.sums, float(B),
+                         int(j_t), st.arms[: max(0, min(trace, t - env.K))].copy())
 
 
 def lingape_runs(env, n_runs: int, rng, **kw) -> RunsResult:
-    """``n_runs`` independent LinGapE runs (sequential; one generator) as a :class:`RunsResult`."""
+    """``n_runs`` independent LinGapE runs, run ``r`` from its own generator
+    (:func:`bai.algorithms.common.run_generators`), as a :class:`RunsResult`."""
     n_runs = check_int(n_runs, "n_runs", minimum=1)
     if kw.get("rule") == "ratio" and kw.get("weights") is None:
         kw["weights"] = LazyRatioWeights(env.X)  # LPs solved once per pair for all runs
-    out = [lingape(env, rng, **kw) for _ in range(n_runs)]
+    out = [lingape(env, g, **kw) for g in run_generators(rng, n_runs)]
     return RunsResult.from_runs(f"LinGapE ({kw.get('rule', 'greedy')})", out)
 
 
@@ -879,8 +951,9 @@ def xy_static_ridge_runs(env, n_runs: int, rng, *, delta: float = 0.05, sigma: f
     ``1 + grid_ratio``: stop when the empirical best arm beats every other arm by
     :math:`2\sqrt2\sigma\|y\|_{A^{-1}}\sqrt{\log(6n^2k/(\pi^2\delta))}`, :math:`k=K^2`
     (``log_union="pairs"``) or :math:`K`. The path does not depend on the rewards and is shared
-    by the ``n_runs`` replications; each draws its per-arm reward sums exactly between grid
-    points with ``env.sample_sums`` (Gaussian or Binomial). A reported stopping time exceeds
+    by the ``n_runs`` replications (its ties from one generator drawn from ``rng``); each draws
+    its per-arm reward sums exactly between grid points with ``env.sample_sums`` (Gaussian or
+    Binomial) from its own generator. A reported stopping time exceeds
     the every-step one by at most a factor ``1 + grid_ratio``.
     """
     if not isinstance(env, (GaussianLinearBandit, BernoulliLinearBandit)):
@@ -898,22 +971,19 @@ def xy_static_ridge_runs(env, n_runs: int, rng, *, delta: float = 0.05, sigma: f
     A0 = reg * np.eye(d)
     iu, ju = np.triu_indices(K, k=1)
     Y = X[iu] - X[ju]
-    seed = int(rng.integers(2**31))
+    ties, noises = run_streams(rng, n_runs)
 
     def first_stop(steps, path, traj):
         return _ridge_first_stop(X, A0, steps, path, traj, delta, c, log_union)
 
-    def draw(inc, rows):
-        return env.sample_sums(np.broadcast_to(inc, (rows,) + inc.shape), rng)
-
-    stop_t, rec, stop_counts, active = simulate_static_path(
-        X, Y, np.ones(K, dtype=np.int64), n_runs, first_stop, draw, seed=seed,
+    stop_t, rec, stop_counts, active, _ = simulate_static_path(
+        X, Y, np.ones(K, dtype=np.int64), noises, first_stop, env.sample_sums, ties=ties,
         grid_ratio=grid_ratio, max_samples=max_samples, first_horizon=10**4, chunk=chunk,
         block_rtol=block_rtol, A0=A0)
     return RunsResult(strategy="XY-static (ridge)", stopping_time=stop_t, recommendation=rec,
                       correct=rec == env.best_item, stopped=~active, counts=stop_counts,
                       info={"grid_ratio": grid_ratio, "block_rtol": block_rtol, "reg": reg,
-                            "sigma": sigma, "tie_seed": seed})
+                            "sigma": sigma})
 
 
 def xy_static_ridge(env, rng, **kw) -> RunResult:

@@ -154,6 +154,7 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -164,6 +165,9 @@ from ..validation import check_rng, as_vector, check_delta, check_int, check_pos
 
 __all__ = [
     "RacingResult",
+    "RaceArms",
+    "Delays",
+    "RaceSettings",
     "RandomDelays",
     "FinalValueDelays",
     "optimal_delta_split",
@@ -229,6 +233,8 @@ class RacingResult:
     max_running_per_arm: int
     truncated: bool
     algorithm: str
+    #: the pulls started, ``(time step, arm)`` rows in order (with ``race(..., trace=n)``)
+    pulls: np.ndarray | None = None
 
     def as_dict(self) -> dict:
         """Scalar summary, JSON-friendly (for :func:`bai.experiments.run_experiment`)."""
@@ -453,10 +459,62 @@ def _update_arm_sets(status, ordU, posU, ordL, posL, ucb, lcb, m, n_acc, k, buf)
     return m, n_acc
 
 
+class RaceArms(NamedTuple):
+    """The arms as the racing loop sees them: means ``mu``, noise ``sig`` of the final values,
+    ``sigp`` and ``bias`` of the partial feedback (Sec. 2)."""
+
+    mu: np.ndarray
+    sig: np.ndarray
+    sigp: np.ndarray
+    bias: np.ndarray
+
+
+class Delays(NamedTuple):
+    """The delay model: ``kind`` 0 constant (``lo``), 1 uniform on ``lo..hi``, 2 from the final
+    value (``ceil(scale * X)`` clipped to ``1..max``); ``pd0`` the first step with partial
+    feedback."""
+
+    kind: int
+    lo: np.ndarray
+    hi: np.ndarray
+    scale: float
+    max: int
+    pd0: int
+
+
+class RaceSettings(NamedTuple):
+    r"""The racing loop's settings (:func:`race`'s arguments of the same names, as codes):
+    ``mode`` 0 full, 1 unbiased, 2 biased partial feedback; ``split``, ``union`` codes;
+    ``scale`` 2 (valid radius) or 1 (literal); ``lz`` :math:`\log(2\zeta(2a/c))`."""
+
+    k: int
+    delta: float
+    mode: int
+    b: int
+    r: int
+    abandon: bool
+    split: int
+    union: int
+    pull_union: bool
+    scale: float
+    a: float
+    c: float
+    lz: float
+    max_steps: int
+
+
 @numba.njit(cache=True)
-def _race_kernel(mu, sig, sigp, bias, seed, dkind, dlo, dhi, dscale, dmax, pd0,
-                 k, delta, mode, b, r, abandon, split, union, pull_union,
-                 scale, a, c, lz, max_steps):
+def _race_kernel(arms, delays, cfg, seed, trace):
+    """Top-k racing (:func:`race`): the arms ``arms`` (:class:`RaceArms`), the delays
+    ``delays`` (:class:`Delays`), the settings ``cfg`` (:class:`RaceSettings`), the run's
+    counter-based seed; the pulls started go to ``trace`` (``(2, L)``: time, arm; as many as
+    fit)."""
+    mu, sig, sigp, bias = arms.mu, arms.sig, arms.sigp, arms.bias
+    dkind, dlo, dhi, dscale, dmax, pd0 = (delays.kind, delays.lo, delays.hi, delays.scale,
+                                          delays.max, delays.pd0)
+    k, delta, mode, b, r = cfg.k, cfg.delta, cfg.mode, cfg.b, cfg.r
+    abandon, split, union, pull_union = cfg.abandon, cfg.split, cfg.union, cfg.pull_union
+    scale, a, c, lz, max_steps = cfg.scale, cfg.a, cfg.c, cfg.lz, cfg.max_steps
     n = mu.size
     logc = math.log(c)
     logdelta = math.log(delta)
@@ -497,6 +555,7 @@ def _race_kernel(mu, sig, sigp, bias, seed, dkind, dlo, dhi, dscale, dmax, pd0,
     tmp = np.empty(b + 2)
 
     t = np.int64(0)
+    n_started = 0
     running = 0
     abandoned = 0
     partial_used = 0
@@ -517,6 +576,10 @@ def _race_kernel(mu, sig, sigp, bias, seed, dkind, dlo, dhi, dscale, dmax, pd0,
             s = 0
             while s_act[s]:
                 s += 1
+            if n_started < trace.shape[1]:
+                trace[0, n_started] = t
+                trace[1, n_started] = best
+            n_started += 1
             N[best] += 1
             x = mu[best] + sig[best] * _std_normal(seed, best, N[best], 0)
             s_act[s] = True
@@ -867,7 +930,7 @@ def race(env: DelayedFeedbackArms, rng: np.random.Generator, *, k: int, delta: f
          feedback: str = "full", b: int = 1, r: int = 1, abandon: bool = True,
          split: str = "optimal", union: str = "arms", pull_union: bool = False,
          literal: bool = False, a: float = 0.6, c: float = 1.1, delays=None,
-         max_steps: int = _MAX_STEPS) -> RacingResult:
+         max_steps: int = _MAX_STEPS, trace: int = 0) -> RacingResult:
     r"""Top-k racing with LIL bounds under delayed (and partial) feedback.
 
     One event loop covers Algorithms 2, 3 and 4 and the full-feedback baseline: ``b = r = 1``
@@ -907,6 +970,8 @@ def race(env: DelayedFeedbackArms, rng: np.random.Generator, *, k: int, delta: f
         Random delays instead of the environment's constant ones.
     max_steps : int
         Give up (``truncated=True``) after this many time steps.
+    trace : int
+        Keep the first ``trace`` pulls started, ``(time step, arm)`` in order (``pulls``).
 
     Returns
     -------
@@ -936,10 +1001,15 @@ def race(env: DelayedFeedbackArms, rng: np.random.Generator, *, k: int, delta: f
         raise ValueError(f"feedback={feedback!r} needs env.partial_sigmas (partial feedback)")
     sigp = np.zeros(n) if env.partial_sigmas is None else np.asarray(env.partial_sigmas, float)
     pd0 = max(1, int(math.ceil(env.partial_delay)))
+    trace = check_int(trace, "trace", minimum=0)
     seed = _draw_seed(rng)
-    return _run(env, seed, k, delta, mode, b, r, abandon, split_code, union_code, pull_union,
-                scale, a, c, dkind, dlo, dhi, dscale, dmax, sigp, pd0, max_steps,
-                _name(mode, b))
+    arms = RaceArms(np.asarray(env.means, float), np.asarray(env.sigmas, float), sigp,
+                    np.asarray(env.partial_bias, float))
+    cfg = RaceSettings(int(k), float(delta), int(mode), int(b), int(r), bool(abandon),
+                       int(split_code), int(union_code), bool(pull_union), float(scale),
+                       float(a), float(c), lil_log_constant(a, c), int(max_steps))
+    return _run(env, seed, arms, Delays(int(dkind), dlo, dhi, float(dscale), int(dmax), int(pd0)),
+                cfg, _name(mode, b), trace)
 
 
 def _name(mode: int, b: int) -> str:
@@ -947,14 +1017,11 @@ def _name(mode: int, b: int) -> str:
     return base if b == 1 else "batch_" + base
 
 
-def _run(env, seed, k, delta, mode, b, r, abandon, split, union, pull_union, scale, a, c,
-         dkind, dlo, dhi, dscale, dmax, sigp, pd0, max_steps, name) -> RacingResult:
-    out = _race_kernel(np.asarray(env.means, float), np.asarray(env.sigmas, float), sigp,
-                       np.asarray(env.partial_bias, float), np.uint64(seed), dkind, dlo, dhi,
-                       float(dscale), int(dmax), int(pd0), int(k), float(delta), int(mode),
-                       int(b), int(r), bool(abandon), int(split), int(union), bool(pull_union),
-                       float(scale), float(a), float(c), lil_log_constant(a, c), int(max_steps))
+def _run(env, seed, arms, delays, cfg, name, trace=0) -> RacingResult:
+    tr = np.zeros((2, trace), dtype=np.int64)
+    out = _race_kernel(arms, delays, cfg, np.uint64(seed), tr)
     t, status, N, F, abandoned, partial_used, max_run, max_run_arm, truncated = out
+    k = cfg.k
     accepted = np.flatnonzero(status == 1)
     truncated = bool(truncated)
     correct = (not truncated) and accepted.size == k and bool(
@@ -963,7 +1030,8 @@ def _run(env, seed, k, delta, mode, b, r, abandon, split, union, pull_union, sca
                         correct=correct, pulls_per_arm=N.copy(), completed_per_arm=F.copy(),
                         n_abandoned=int(abandoned), n_partial_bounds=int(partial_used),
                         max_running=int(max_run), max_running_per_arm=int(max_run_arm),
-                        truncated=truncated, algorithm=name)
+                        truncated=truncated, algorithm=name,
+                        pulls=tr[:, :min(trace, int(N.sum()))].T.copy() if trace else None)
 
 
 def racing_full(env, rng, *, k: int, delta: float = 0.05, **options) -> RacingResult:

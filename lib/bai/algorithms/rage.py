@@ -79,7 +79,7 @@ from ..environments import BernoulliLinearBandit, GaussianLinearBandit
 from ..estimation import alba_width, rage_log_term  # noqa: F401  (alba_width: old home)
 from ..validation import check_rng, as_matrix, as_vector, check_delta, check_int, check_positive
 from ..reported.fiez2019 import VALUES as _FIEZ_VALUES
-from .common import RunResult, RunsResult
+from .common import RunResult, RunsResult, run_generators
 
 __all__ = ["RAGEResult", "rage", "rage_runs", "theorem2_bound", "theorem2_terms",
            "ideal_active_sets", "alba",
@@ -215,12 +215,17 @@ class _Setup:
             raise ValueError("env must have a unique best item in Z (RAGE would never stop)")
         self.best = int(np.argmax(values))
         X, Z = env.X, env.Z
-        # orthonormal basis of span(X): Z lies in it (checked by the environment)
+        # orthonormal basis of span(X): Z lies in it (checked by the environment); arms that
+        # span R^d are used as they are (the same design problem, the same numbers)
         _, s, Vt = np.linalg.svd(X, full_matrices=False)
         rank = int(np.sum(s > 1e-10 * s[0]))
-        U = Vt[:rank].T
-        self.Xr = np.ascontiguousarray(X @ U)
-        self.Zr = np.ascontiguousarray(Z @ U)
+        if rank == X.shape[1]:
+            self.Xr = np.ascontiguousarray(X, dtype=float)
+            self.Zr = np.ascontiguousarray(Z, dtype=float)
+        else:
+            U = Vt[:rank].T
+            self.Xr = np.ascontiguousarray(X @ U)
+            self.Zr = np.ascontiguousarray(Z @ U)
         self.n_items = Z.shape[0]
         self._designs: dict = {}
 
@@ -331,7 +336,8 @@ def rage(env, rng, *, delta: float = 0.05, epsilon: float = 0.1, solver: str = "
 def rage_runs(env, n_runs: int, rng, *, delta: float = 0.05, epsilon: float = 0.1,
               solver: str = "fast", reading: str = "paper", max_rounds: int = 64,
               max_samples: int = 10**15, keep_sets: bool = False) -> RunsResult:
-    r"""``n_runs`` independent RAGE runs (one generator, designs shared through a cache keyed by
+    r"""``n_runs`` independent RAGE runs (run ``r`` from its own generator,
+    :func:`bai.algorithms.common.run_generators`; designs shared through a cache keyed by
     the active set) as a :class:`bai.algorithms.common.RunsResult`; ``info`` holds the rounds,
     the :math:`N_t` and active-set sizes per run, the number of distinct designs solved and their
     values :math:`\rho` by active set (``design_values``, keyed by the sorted item indices);
@@ -344,7 +350,8 @@ def rage_runs(env, n_runs: int, rng, *, delta: float = 0.05, epsilon: float = 0.
     max_samples = check_int(max_samples, "max_samples", minimum=1)
     if not isinstance(keep_sets, (bool, np.bool_)):
         raise TypeError(f"keep_sets must be a bool, got {type(keep_sets).__name__}")
-    out = [_run(setup, rng, max_rounds, max_samples, bool(keep_sets)) for _ in range(n_runs)]
+    out = [_run(setup, g, max_rounds, max_samples, bool(keep_sets))
+           for g in run_generators(rng, n_runs)]
     info = {"rounds": np.array([o.rounds for o in out]),
             "round_sizes": [o.round_sizes for o in out],
             "active_sizes": [o.active_sizes for o in out],
@@ -567,13 +574,14 @@ def alba(env, rng, *, delta: float = 0.05, max_steps: int = 10_000,
 
 def alba_runs(env, n_runs: int, rng, *, delta: float = 0.05, max_steps: int = 10_000,
               max_samples: int = 10**15) -> RunsResult:
-    """``n_runs`` independent :func:`alba` runs (designs cached by active set) as a RunsResult."""
+    """``n_runs`` independent :func:`alba` runs (run ``r`` from its own generator, designs cached
+    by active set) as a RunsResult."""
     n_runs = check_int(n_runs, "n_runs", minimum=1)
     setup = _AlbaSetup(env, delta)
     check_rng(rng)
     max_steps = check_int(max_steps, "max_steps", minimum=1)
     max_samples = check_int(max_samples, "max_samples", minimum=1)
-    out = [_alba_run(setup, rng, max_steps, max_samples) for _ in range(n_runs)]
+    out = [_alba_run(setup, g, max_steps, max_samples) for g in run_generators(rng, n_runs)]
     return RunsResult.from_runs(
         "ALBA (Y-ElimTil)", out,
         info={"steps": np.array([o.rounds for o in out]),
@@ -592,7 +600,7 @@ PHASED_GAMMA = {"static": _FIEZ_SETTINGS["gamma_static"], "oracle": _FIEZ_SETTIN
 
 
 def _sub_sums(env, counts, idx, rng):
-    """Exact reward sums of ``counts`` (shape (R, p)) pulls of the arms ``env.X[idx]``."""
+    """Exact reward sums of ``counts`` (shape (p,) or (R, p)) pulls of the arms ``env.X[idx]``."""
     m = env.means[idx]
     if isinstance(env, GaussianLinearBandit):
         return counts * m + env.sigma * np.sqrt(counts) * rng.standard_normal(counts.shape)
@@ -629,7 +637,8 @@ def xy_phased_runs(env, n_runs: int, rng, *, kind: str = "static", delta: float 
     ----------
     env : GaussianLinearBandit or BernoulliLinearBandit
     n_runs : int
-        Replications, simulated together (vectorised across runs).
+        Replications, simulated together (vectorised across runs), run ``r`` drawing its
+        phases' counts and rewards from its own generator.
     rng : numpy.random.Generator
     kind : ``"static"`` or ``"oracle"``
     delta : float
@@ -698,6 +707,7 @@ def xy_phased_runs(env, n_runs: int, rng, *, kind: str = "static", delta: float 
     w = lam[supp] / lam[supp].sum()
     Xs = Xr[supp]
     r = Xs.shape[1]
+    gens = run_generators(rng, n_runs)
     counts = np.zeros((n_runs, supp.size), dtype=np.int64)
     sums = np.zeros((n_runs, supp.size))
     total = np.full(n_runs, offset, dtype=np.int64)
@@ -717,9 +727,10 @@ def xy_phased_runs(env, n_runs: int, rng, *, kind: str = "static", delta: float 
             rows = rows[~over]
             if rows.size == 0:
                 break
-        inc = rng.multinomial(n_t, w, size=rows.size)
+        inc = np.stack([gens[rr].multinomial(n_t, w) for rr in rows])
         counts[rows] += inc
-        sums[rows] += _sub_sums(env, inc, supp, rng)
+        sums[rows] += np.stack([_sub_sums(env, inc[i], supp, gens[rr])
+                                for i, rr in enumerate(rows)])
         total[rows] += n_t
         phases[rows] = k
         A = np.matmul(Xs.T * counts[rows, None, :].astype(float), Xs)   # (R', r, r) by BLAS

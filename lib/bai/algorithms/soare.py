@@ -41,7 +41,9 @@ Choices the paper leaves open are marked ASSUMED (see the reproduction spec, Sec
 from __future__ import annotations
 
 import math
+import zlib
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -75,12 +77,16 @@ from ..validation import (
 from .common import (  # noqa: F401  (re-exported from their former home)
     RunResult,
     RunsResult,
+    checks_after,
     geometric_grid,
+    run_streams,
     simulate_static_path,
 )
+from .glr import run_generator
 
 __all__ = [
     "initial_counts",
+    "run_streams",
     "eq11_stops",
     "eq11_first_stop",
     "AllocationPath",
@@ -92,6 +98,7 @@ __all__ = [
     "xy_oracle",
     "xy_oracle_runs",
     "ADAPTIVE_READINGS",
+    "phase_ties",
     "xy_adaptive",
     "xy_adaptive_runs",
     "fully_adaptive",
@@ -314,15 +321,16 @@ def _check_env(env) -> GaussianLinearBandit:
 def static_allocation_runs(env, n_runs: int, rng, *, rule: str, delta: float = 0.05,
                            grid_ratio: float = 1e-3, max_samples: int = 10**9,
                            first_horizon: int = 10**5, chunk: int = 256,
-                           block_rtol: float = 0.0) -> RunsResult:
+                           block_rtol: float = 0.0, trace: bool = False) -> RunsResult:
     r"""G-allocation (``rule="G"``) or XY-allocation (``rule="XY"``) with the stopping rule of
     Eq. 11 (Soare et al. 2014, Fig. 2), ``n_runs`` replications.
 
     The greedy path is computed once (its pulls do not depend on the rewards; its random
-    tie-breaking uses one seed drawn from ``rng``, shared by the ``n_runs`` replications),
-    extended by doubling the horizon until every run has stopped or ``max_samples`` is reached.
-    Each replication draws its per-arm reward sums exactly between grid points and checks
-    Eq. 11 there (see the module docstring).
+    tie-breaking comes from the batch's tie generator, :func:`run_streams`, shared by the
+    ``n_runs`` replications), extended by doubling the horizon until every run has stopped or
+    ``max_samples`` is reached. Each replication draws its per-arm reward sums exactly between
+    grid points from its own generator and checks Eq. 11 there (see the module docstring).
+    With ``trace``, ``info["arms"]`` holds each run's arms in order up to its stop.
     """
     env = _check_env(env)
     rng = check_rng(rng)
@@ -330,24 +338,23 @@ def static_allocation_runs(env, n_runs: int, rng, *, rule: str, delta: float = 0
     delta = check_delta(delta)
     X = env.X
     Y = _rule_directions(X, rule)
-    seed = int(rng.integers(2**31))
+    ties, noises = run_streams(rng, n_runs)
     counts = initial_counts(X)
 
     def first_stop(steps, path, traj):
         return eq11_first_stop(X, steps, path, traj, delta, sigma=env.sigma)
 
-    def draw(inc, rows):
-        z = rng.standard_normal((rows,) + inc.shape)
-        return inc * env.means + env.sigma * np.sqrt(inc) * z
-
-    stop_t, rec, stop_counts, active = simulate_static_path(
-        X, Y, counts, n_runs, first_stop, draw, seed=seed, grid_ratio=grid_ratio,
+    stop_t, rec, stop_counts, active, arms = simulate_static_path(
+        X, Y, counts, noises, first_stop, env.sample_sums, ties=ties, grid_ratio=grid_ratio,
         max_samples=max_samples, first_horizon=first_horizon, chunk=chunk,
-        block_rtol=block_rtol)
+        block_rtol=block_rtol, trace=trace)
     stopped = ~active
+    info = {"grid_ratio": grid_ratio}
+    if trace:
+        info["arms"] = arms
     return RunsResult(strategy=f"{rule}-static", stopping_time=stop_t, recommendation=rec,
                       correct=rec == env.best_item, stopped=stopped, counts=stop_counts,
-                      info={"grid_ratio": grid_ratio, "tie_seed": seed})
+                      info=info)
 
 
 def static_allocation(env, rng, **kw) -> RunResult:
@@ -361,39 +368,87 @@ def static_allocation(env, rng, **kw) -> RunResult:
 
 
 @numba.njit(cache=True)
-def _tracking_counts(weights, counts, n_steps, record_at):
-    """D-tracking of a design: pull argmax_a ((n+1) w_a - T_a); counts recorded at steps."""
-    K = weights.size
-    recorded = np.zeros((record_at.size, K), dtype=np.int64)
+def _oracle_tracking_kernel(X, Ystar, lam, counts, c2, logk, max_samples, arms,
+                            refresh_every):
+    r"""XY-oracle with D-tracking, Eq. 4 checked after every pull: the first :math:`n` with
+    :math:`c^2\log(6n^2k/(\pi^2\delta))\max_{y\in\mathcal Y^*}\|y\|^2_{A_n^{-1}}\le1`
+    (``logk`` :math:`=\log(6k/(\pi^2\delta))`, ``Ystar`` the :math:`y/\Delta(y)`). Tracks
+    :math:`\arg\max_a(n+1)\lambda^*_a-T_a` (first index on ties); :math:`A_n^{-1}` and the
+    :math:`\|y\|^2_{A_n^{-1}}` by Sherman--Morrison, recomputed exactly every
+    ``refresh_every`` pulls. The arms pulled go to ``arms`` (as many as fit). Returns the
+    stopping time (-1 when ``max_samples`` is reached first)."""
+    K, d = X.shape
+    m = Ystar.shape[0]
     n = 0
     for k in range(K):
         n += counts[k]
-    rec = 0
-    while rec < record_at.size and record_at[rec] == 0:
-        recorded[rec, :] = counts
-        rec += 1
-    for s in range(1, n_steps + 1):
+    n0 = n
+    u = np.empty(d)
+    q = np.empty(m)
+    Ainv = np.empty((d, d))
+    since = refresh_every
+    while True:
+        if since >= refresh_every:
+            A = np.zeros((d, d))
+            for k in range(K):
+                for i in range(d):
+                    for j in range(d):
+                        A[i, j] += counts[k] * X[k, i] * X[k, j]
+            Ainv[:, :] = np.linalg.inv(A)
+            for y in range(m):
+                s = 0.0
+                for i in range(d):
+                    for j in range(d):
+                        s += Ystar[y, i] * Ainv[i, j] * Ystar[y, j]
+                q[y] = s
+            since = 0
+        rho = 0.0
+        for y in range(m):
+            if q[y] > rho:
+                rho = q[y]
+        nf = float(n)
+        if c2 * (math.log(nf * nf) + logk) * rho <= 1.0:
+            return n
+        if n >= max_samples:
+            return -1
         best, a = -np.inf, 0
         for k in range(K):
-            v = (n + 1) * weights[k] - counts[k]
+            v = (n + 1) * lam[k] - counts[k]
             if v > best:
                 best, a = v, k
+        if n - n0 < arms.shape[0]:
+            arms[n - n0] = a
         counts[a] += 1
         n += 1
-        while rec < record_at.size and record_at[rec] == s:
-            recorded[rec, :] = counts
-            rec += 1
-    return recorded
+        since += 1
+        if since < refresh_every:
+            den = 1.0
+            for i in range(d):
+                s = 0.0
+                for j in range(d):
+                    s += Ainv[i, j] * X[a, j]
+                u[i] = s
+                den += X[a, i] * s
+            for i in range(d):
+                for j in range(d):
+                    Ainv[i, j] -= u[i] * u[j] / den
+            for y in range(m):
+                s = 0.0
+                for i in range(d):
+                    s += Ystar[y, i] * u[i]
+                q[y] -= s * s / den
 
 
 @dataclass
 class OraclePath:
-    """The deterministic XY-oracle run: stopping time and pull counts."""
+    """The deterministic XY-oracle run: stopping time and pull counts (and, when asked, the arms
+    pulled after the initial ones, in order)."""
 
     rule: str
     stopping_time: int
     counts: np.ndarray
     design: np.ndarray | None = None
+    arms: np.ndarray | None = None
 
 
 def _oracle_value(X, Ystar, counts):
@@ -404,22 +459,26 @@ def _oracle_value(X, Ystar, counts):
 
 def xy_oracle_path(env, *, delta: float = 0.05, rule: str = "tracking",
                    grid_ratio: float = 1e-3, max_samples: int = 10**9, seed: int = 0,
-                   design=None, log_union: str = "pairs") -> OraclePath:
+                   design=None, log_union: str = "pairs", keep_arms: bool = False
+                   ) -> OraclePath:
     r"""The XY-oracle's allocation and its (deterministic) stopping time.
 
     Stops at the first :math:`n` with
     :math:`c^2\log_n(K^2/\delta)\max_{y\in\mathcal Y^*}\|y\|^2_{A_n^{-1}}/\Delta^2(y)\le1`
-    (Eq. 4, true gaps), found exactly: the rule is checked on a geometric grid, then every step
-    in the last interval.
+    (Eq. 4, true gaps).
 
     ``rule``:
 
     ``"tracking"`` (default)
         track the optimal design :math:`\lambda^*` of Eq. 6 (D-tracking,
-        :math:`\arg\max_a (n+1)\lambda^*_a-T_a`), as the LinGapE re-implementation does.
+        :math:`\arg\max_a (n+1)\lambda^*_a-T_a`, first index on ties), as the LinGapE
+        re-implementation does; Eq. 4 is checked after every pull (a compiled loop), so the
+        stopping time is exact. ``keep_arms`` returns the arms pulled (``arms``).
     ``"greedy"``
         the incremental rule :math:`\arg\min_x\max_{y\in\mathcal Y^*}\|y\|_{(A+xx^\top)^{-1}}/\Delta(y)`
         (ASSUMED in the spec by analogy with Fig. 2). It stalls on the benchmark: see the chapter.
+        Eq. 4 is checked on a geometric grid of ratio ``grid_ratio``, then every step in the
+        last interval; ties are broken by ``numpy.random.default_rng(seed)``.
 
     ``log_union="arms"`` uses :math:`\log(6n^2K/(\pi^2\delta))`, as the LinGapE
     re-implementation does, instead of Eq. 4's :math:`K^2`.
@@ -435,18 +494,25 @@ def xy_oracle_path(env, *, delta: float = 0.05, rule: str = "tracking",
     c2 = soare_c(env.sigma) ** 2
     start = initial_counts(X)
     n0 = int(start.sum())
-    lam = None
     if rule == "tracking":
         lam = oracle_design(X, env.theta).design if design is None else as_vector(design, "design", size=K)
-
-        def path(counts, n_steps, record):
-            return _tracking_counts(lam, counts.copy(), n_steps, record)
-    elif rule == "greedy":
-        def path(counts, n_steps, record):
-            return greedy_allocation(X, Ystar, n_steps, initial_counts=counts.copy(), seed=seed,
-                                     record_at=record, keep_arms=False).recorded
-    else:
+        counts = start.copy()
+        k = K**2 if log_union == "pairs" else K
+        arms = np.zeros(max_samples - n0 if keep_arms else 0, dtype=np.int64)
+        T = _oracle_tracking_kernel(np.ascontiguousarray(X, dtype=float),
+                                    np.ascontiguousarray(Ystar, dtype=float),
+                                    np.asarray(lam, dtype=float), counts, c2,
+                                    math.log(6.0 * k / (math.pi**2 * delta)), max_samples,
+                                    arms, 4096)
+        return OraclePath(rule, int(T), counts, lam,
+                          arms[: max(int(T) if T > 0 else max_samples, n0) - n0]
+                          if keep_arms else None)
+    if rule != "greedy":
         raise ValueError(f"rule must be 'tracking' or 'greedy', got {rule!r}")
+
+    def path(counts, n_steps, record):
+        return greedy_allocation(X, Ystar, n_steps, initial_counts=counts.copy(), seed=seed,
+                                 record_at=record, keep_arms=False).recorded
     counts, n = start.copy(), n0
     horizon = max(10**5, 2 * n0)
     while n < max_samples:
@@ -458,17 +524,17 @@ def xy_oracle_path(env, *, delta: float = 0.05, rule: str = "tracking",
         if ok.size:
             i = int(ok[0])
             if i == 0:
-                return OraclePath(rule, int(steps[0]), rec[0], lam)
+                return OraclePath(rule, int(steps[0]), rec[0], None)
             # every step between the last failing grid point and the first passing one
             lo = int(steps[i - 1])
             fine = np.arange(0, int(steps[i]) - lo + 1, dtype=np.int64)
             rec2 = path(rec[i - 1], fine[-1], fine)
             val2 = c2 * soare_log_term(lo + fine, K, delta, union=log_union) * _oracle_value(X, Ystar, rec2)
             j = int(np.flatnonzero(val2 <= 1.0)[0])
-            return OraclePath(rule, lo + j, rec2[j], lam)
+            return OraclePath(rule, lo + j, rec2[j], None)
         counts, n = rec[-1].copy(), int(steps[-1])
         horizon *= 2
-    return OraclePath(rule, -1, counts, lam)
+    return OraclePath(rule, -1, counts, None)
 
 
 def xy_oracle_runs(env, n_runs: int, rng, *, delta: float = 0.05, rule: str = "tracking",
@@ -476,18 +542,20 @@ def xy_oracle_runs(env, n_runs: int, rng, *, delta: float = 0.05, rule: str = "t
     r"""XY-oracle replications (Soare et al. 2014, Eq. 5).
 
     The stopping time and the counts are deterministic (:func:`xy_oracle_path`); each replication
-    draws its reward sums at the stop and recommends :math:`\Pi(\hat\theta_n)`.
+    draws its reward sums at the stop from its own generator (:func:`run_streams`; the tie
+    generator seeds the greedy rule's path) and recommends :math:`\Pi(\hat\theta_n)`.
     """
     env = _check_env(env)
     rng = check_rng(rng)
     n_runs = check_int(n_runs, "n_runs", minimum=1)
     max_samples = check_int(max_samples, "max_samples", minimum=1)
+    ties, noises = run_streams(rng, n_runs)
     if path is None:
         path = xy_oracle_path(env, delta=delta, rule=rule, max_samples=max_samples,
-                              seed=int(rng.integers(2**31)))
+                              seed=int(ties.integers(2**31)))
     counts = np.broadcast_to(path.counts, (n_runs, env.K)).copy()
     stopped = np.full(n_runs, path.stopping_time > 0)
-    sums = env.sample_sums(counts, rng)
+    sums = np.stack([env.sample_sums(path.counts, g) for g in noises])
     A = (env.X.T * path.counts) @ env.X
     theta = np.linalg.solve(A, env.X.T @ sums.T).T
     rec = np.argmax(theta @ env.X.T, axis=1)
@@ -526,6 +594,19 @@ ADAPTIVE_READINGS = {
 }
 
 
+def phase_ties(tie_seed: int, history) -> np.random.Generator:
+    r"""The tie-breaking generator of an XY-adaptive phase: a function of the batch's
+    ``tie_seed`` and of the phase's ``history`` (the active sets of this phase and of the
+    phases before it, boolean masks), :func:`bai.algorithms.glr.run_generator`
+    ``(tie_seed, j, crc)`` with ``j`` the phase index and ``crc`` the CRC-32 of the packed
+    masks. Runs with the same history get the same ties, hence the same (cached) allocation."""
+    masks = [np.asarray(h, dtype=bool) for h in history]
+    if not masks:
+        raise ValueError("history must hold at least the phase's own active set")
+    crc = zlib.crc32(b"".join(np.packbits(m).tobytes() + bytes([m.size % 256]) for m in masks))
+    return run_generator(check_int(tie_seed, "tie_seed", minimum=0), len(masks), crc)
+
+
 def _pairs_of(mask: np.ndarray, X: np.ndarray) -> np.ndarray:
     idx = np.flatnonzero(mask)
     i, j = np.triu_indices(idx.size, k=1)
@@ -537,7 +618,7 @@ def xy_adaptive_runs(env, n_runs: int, rng, *, delta: float = 0.05, alpha: float
                      phase_rule: str | None = None, log_term: str | None = None,
                      c_factor: float | None = None, init: str | None = None,
                      U0: str | None = None, max_phases: int = 60, max_samples: int = 10**9,
-                     block_rtol: float = 0.0) -> RunsResult:
+                     block_rtol: float = 0.0, trace: bool = False) -> RunsResult:
     r"""XY-adaptive (Soare et al. 2014, Fig. 3) for ``n_runs`` replications at once.
 
     Phase :math:`j` runs the greedy XY-allocation on the directions
@@ -548,8 +629,11 @@ def xy_adaptive_runs(env, n_runs: int, rng, *, delta: float = 0.05, alpha: float
     active set. It stops when one arm is left.
 
     The allocation of a phase depends only on the history of active sets, never on the rewards
-    directly, so it is computed once per distinct history (cached) and each replication draws
-    its per-arm sums exactly.
+    directly, so it is computed once per distinct history (cached; its ties are broken by
+    :func:`phase_ties`, a generator keyed by the history, so the same history gives the same
+    allocation in every run) and each replication draws its per-arm sums exactly, one draw per
+    phase from its own generator (:func:`run_streams`). With ``trace``, ``info["arms"]`` holds
+    each run's arms, one entry per pull, phase after phase (a phase's initial pulls excluded).
 
     ``reading`` picks a preset of :data:`ADAPTIVE_READINGS`; the keyword arguments override it:
 
@@ -606,7 +690,8 @@ def xy_adaptive_runs(env, n_runs: int, rng, *, delta: float = 0.05, alpha: float
     start = initial_counts(X) if opts["init"] == "canonical" else np.ones(K, dtype=np.int64)
     U_init = 1.0 / (d * (d + 1) + 1) if opts["U0"] == "rho0/n0" else 1.0
     n_init = d * (d + 1) + 1
-    tie_seed = int(rng.integers(2**31))
+    ties, noises = run_streams(rng, n_runs)
+    tie_seed = int(ties.integers(2**63))
 
     cache: dict = {}
 
@@ -621,9 +706,11 @@ def xy_adaptive_runs(env, n_runs: int, rng, *, delta: float = 0.05, alpha: float
                 thr, power = alpha * U_prev / n_prev, -1
             res = greedy_allocation(X, Y, max_samples, initial_counts=start.copy(),
                                     stop_below=thr, stop_power=power, min_steps=1,
-                                    seed=(tie_seed + len(cache)) % (2**31), keep_arms=False,
-                                    block_rtol=block_rtol)
-            cache[key] = (res.counts.copy(), res.value, int(res.counts.sum()))
+                                    rng=phase_ties(tie_seed, [np.frombuffer(h, dtype=bool)
+                                                              for h in history]),
+                                    keep_arms=trace, block_rtol=block_rtol)
+            T = res.counts.copy()
+            cache[key] = (T, res.value, int(T.sum()), res.arms if trace else None)
         return cache[key]
 
     full = np.ones(K, dtype=bool)
@@ -635,6 +722,7 @@ def xy_adaptive_runs(env, n_runs: int, rng, *, delta: float = 0.05, alpha: float
     phases = np.zeros(n_runs, dtype=np.int64)
     rec = np.full(n_runs, -1, dtype=np.int64)
     done = np.zeros(n_runs, dtype=bool)
+    arms = [[] for _ in range(n_runs)] if trace else None
     for j in range(1, max_phases + 1):
         groups: dict = {}
         for r in np.flatnonzero(~done):
@@ -643,8 +731,11 @@ def xy_adaptive_runs(env, n_runs: int, rng, *, delta: float = 0.05, alpha: float
             break
         for key, rows in groups.items():
             rows = np.asarray(rows)
-            T, U, n_j = phase(key, float(U_prev[rows[0]]), int(n_prev[rows[0]]))
-            sums = env.sample_sums(np.broadcast_to(T, (rows.size, K)), rng)
+            T, U, n_j, blocks = phase(key, float(U_prev[rows[0]]), int(n_prev[rows[0]]))
+            sums = np.stack([env.sample_sums(T, noises[r]) for r in rows])
+            if trace:
+                for r in rows:
+                    arms[r].append(blocks)
             A = (X.T * T) @ X
             Ainv = np.linalg.inv(A)
             theta = sums @ X @ Ainv                                  # (R', d)
@@ -676,7 +767,8 @@ def xy_adaptive_runs(env, n_runs: int, rng, *, delta: float = 0.05, alpha: float
                       recommendation=rec, correct=rec == env.best_item, stopped=stopped,
                       counts=counts_tot,
                       info={"phases": phases, "distinct_phase_allocations": len(cache),
-                            "options": opts})
+                            "options": opts,
+                            **({"arms": [np.concatenate(a) for a in arms]} if trace else {})})
 
 
 def xy_adaptive(env, rng, **kw) -> RunResult:
@@ -712,16 +804,34 @@ def _pair_directions(X, active):
     return Y
 
 
+class FullyAdaptiveSettings(NamedTuple):
+    """The settings of the fully adaptive loop (:func:`fully_adaptive`'s arguments of the same
+    names; ``sigma`` the noise level, ``tie_rtol`` the greedy rule's tie tolerance)."""
+
+    sigma: float
+    eta: float
+    S: float
+    delta: float
+    grid_ratio: float
+    max_samples: int
+    refresh_every: int
+    tie_rtol: float
+    block_rtol: float
+
+
 @numba.njit(cache=True)
-def _fully_adaptive_kernel(X, means, sigma, eta, S, delta, grid_ratio, max_samples, seed,
-                           refresh_every, tie_rtol, start, block_rtol):
-    np.random.seed(seed)
+def _fully_adaptive_kernel(X, means, cfg, rng, start):
+    """The fully adaptive strategy (:func:`fully_adaptive`) with the settings ``cfg``
+    (:class:`FullyAdaptiveSettings`): rewards and ties from the run's generator ``rng``."""
+    sigma, eta, S, delta = cfg.sigma, cfg.eta, cfg.S, cfg.delta
+    grid_ratio, max_samples, refresh_every = cfg.grid_ratio, cfg.max_samples, cfg.refresh_every
+    tie_rtol, block_rtol = cfg.tie_rtol, cfg.block_rtol
     K, d = X.shape
     counts = start.copy()
     sums = np.zeros(K)
     for k in range(K):
         if counts[k] > 0:
-            sums[k] = counts[k] * means[k] + sigma * np.sqrt(counts[k]) * np.random.standard_normal()
+            sums[k] = counts[k] * means[k] + sigma * np.sqrt(counts[k]) * rng.standard_normal()
     seg = np.zeros(K, dtype=np.int64)
     active = np.ones(K, dtype=np.bool_)
     A0 = eta * np.eye(d)
@@ -747,7 +857,7 @@ def _fully_adaptive_kernel(X, means, sigma, eta, S, delta, grid_ratio, max_sampl
         if n >= next_check:
             for k in range(K):
                 if seg[k] > 0:
-                    sums[k] += seg[k] * means[k] + sigma * np.sqrt(seg[k]) * np.random.standard_normal()
+                    sums[k] += seg[k] * means[k] + sigma * np.sqrt(seg[k]) * rng.standard_normal()
                     seg[k] = 0
             # ridge estimate on all data: X theta_hat = X A^-1 b = sum_k H[:, k] S_k, with
             # H = X A^-1 X^T the greedy state (A = eta I + sum_k T_k x_k x_k^T, exact at refresh)
@@ -778,7 +888,7 @@ def _fully_adaptive_kernel(X, means, sigma, eta, S, delta, grid_ratio, max_sampl
             next_check = max(n + 1, int(np.ceil(n * (1.0 + grid_ratio))))
         # block greedy (see bai.designs.greedy_allocation); never past the next check
         b = max(1, min(int(block_rtol * n), next_check - n))
-        a = _greedy_pick(G, H, q, scores, tie_rtol, float(b))
+        a = _greedy_pick(G, H, q, scores, tie_rtol, float(b), rng)
         counts[a] += b
         seg[a] += b
         n += b
@@ -822,21 +932,23 @@ def fully_adaptive(env, rng, *, delta: float = 0.05, eta: float = 1.0, S: float 
     S = float(np.linalg.norm(env.theta)) if S is None else check_nonnegative(S, "S")
     grid_ratio = check_nonnegative(grid_ratio, "grid_ratio")
     max_samples = check_int(max_samples, "max_samples", minimum=1)
-    seed = int(rng.integers(2**31))
-    n, best, counts = _fully_adaptive_kernel(
-        np.ascontiguousarray(env.X), env.means.copy(), float(env.sigma), eta, S, delta,
-        grid_ratio, max_samples, seed, int(refresh_every), 1e-12, initial_counts(env.X),
-        check_nonnegative(block_rtol, "block_rtol"))
+    cfg = FullyAdaptiveSettings(float(env.sigma), eta, S, delta, grid_ratio, max_samples,
+                                check_int(refresh_every, "refresh_every", minimum=1), 1e-12,
+                                check_nonnegative(block_rtol, "block_rtol"))
+    n, best, counts = _fully_adaptive_kernel(np.ascontiguousarray(env.X), env.means.copy(), cfg,
+                                             rng, initial_counts(env.X))
     best = int(best)
     return RunResult(strategy="fully adaptive", stopping_time=int(n), recommendation=best,
                      correct=best == env.best_item, stopped=best >= 0, counts=counts)
 
 
 def fully_adaptive_runs(env, n_runs: int, rng, **kw) -> RunsResult:
-    """``n_runs`` independent runs of :func:`fully_adaptive` (sequentially, one generator)."""
+    """``n_runs`` independent runs of :func:`fully_adaptive`, run ``r`` from its own generator
+    (:func:`run_streams`)."""
     n_runs = check_int(n_runs, "n_runs", minimum=1)
-    return RunsResult.from_runs("fully adaptive", [fully_adaptive(env, rng, **kw)
-                                                   for _ in range(n_runs)])
+    _, noises = run_streams(check_rng(rng), n_runs)
+    return RunsResult.from_runs("fully adaptive", [fully_adaptive(env, g, **kw)
+                                                   for g in noises])
 
 
 # ---------------------------------------------------------------------------------------------

@@ -43,6 +43,7 @@ from ..algorithms import lingape as LG
 from ..algorithms import rage as RG
 from ..algorithms import registry
 from ..algorithms import soare
+from ..algorithms.glr import run_generator
 from ..claims import clopper_pearson
 from ..experiments import summarise
 from ..plotting import errorbar_lines, level_colors, lower_bound_line
@@ -62,7 +63,8 @@ __all__ = ["PROFILES", "SETTINGS", "DELTA", "EPSILON", "ALPHA", "LB_FACTOR", "CT
            "ratio_to_lower_bound", "figure_claims", "error_claims", "psi_bound",
            "bounds_claims", "lemma23_claims", "key_table", "thm2_line", "n_line", "plot_figure",
            "fig2b_summary",
-           "plot_fig2b"]
+           "plot_fig2b",
+           "TWIN_INSTANCE", "TWIN_SEEDS", "twin"]
 
 #: Common settings of Sec. 5 and App. F (:data:`bai.reported.fiez2019.VALUES`).
 SETTINGS = REP.VALUES["settings"]
@@ -220,7 +222,9 @@ def task(rng, *, fig, x, instance, n, seed, lingape_runs_1a, thm2_1d_max,
     r"""Every method of figure ``fig`` on one instance, ``n`` runs each (Sec. 5).
 
     RAGE runs first (its first-round design is XY-static's design), then the other methods of
-    :data:`FIG_METHODS` in order, all drawing from ``rng``. LinGapE gets
+    :data:`FIG_METHODS` in order, each from its own generator
+    (:func:`bai.algorithms.glr.run_generator` ``(b, method)`` with ``b`` one draw of ``rng``),
+    each run of a method from its own generator too. LinGapE gets
     ``min(n, lingape_runs_1a)`` runs on Fig. 1a (all of them at the paper profile; fewer at
     ``ci``, its cost). The lower bound of Theorem 1 is XY-oracle's design value
     (:math:`\psi^*`, the design is solved once) times :data:`LB_FACTOR`. Theorem 2's phase sum
@@ -249,14 +253,16 @@ def task(rng, *, fig, x, instance, n, seed, lingape_runs_1a, thm2_1d_max,
            "min_gap": float(np.sort(env.gaps)[1]), "max_mean": float(env.item_values.max()),
            "settings": dict(SPREAD_SETTINGS[fig1b_spread] if fig == "1b" else PRINTED_SETTINGS)}
     res, first_design = {}, None
+    base = int(rng.integers(2**63))   # each method its own generator: adding one changes no other
     for m in FIG_METHODS[fig]:
         runs = min(n, lingape_runs_1a) if (m == "LinGapE" and fig == "1a") else n
+        gen = run_generator(base, m)
         t0 = time.perf_counter()
         if m == "RAGE" and thm2:   # the registry's call, keeping each run's active sets
-            res[m] = RG.rage_runs(env, runs, rng, delta=DELTA, epsilon=EPSILON, reading="paper",
+            res[m] = RG.rage_runs(env, runs, gen, delta=DELTA, epsilon=EPSILON, reading="paper",
                                   max_samples=MAX_SAMPLES, keep_sets=True)
         else:
-            res[m] = METHODS[m](env, runs, rng, first_design)
+            res[m] = METHODS[m](env, runs, gen, first_design)
         out[f"time_{m}"] = (time.perf_counter() - t0) / n
         if m == "RAGE":
             first_design = res[m].info["first_design"]
@@ -315,6 +321,44 @@ def _runs_per_task(P, config) -> int:
     """The runs of every method of one task (LinGapE on Fig. 1a: ``lingape_runs_1a`` at most)."""
     n = config["n"]
     return min(n, P["lingape_runs_1a"]) if config["fig"] == "1a" else n
+# ---------------------------------------------------------------------------------------------
+# The algorithm on the page against the code that ran (bai.twins)
+# ---------------------------------------------------------------------------------------------
+
+#: The identity check's instance: the transductive example of Fig. 1d at d = 4 with a wider
+#: angle (several rounds, a second or so per run of the readable cell).
+TWIN_INSTANCE = {"d": 4, "angle": 0.3}
+#: Seeds of the identity check.
+TWIN_SEEDS = 5
+
+
+def twin(fn, seeds=TWIN_SEEDS):
+    """The identity check of the readable RAGE ``fn`` (a cell of the chapter): on each seed,
+    the implementation behind the chapter's numbers (run 0 of
+    :func:`bai.algorithms.rage.rage_runs`, Algorithm 1 as printed, the chapter's
+    :data:`DELTA` and :data:`EPSILON`) and ``fn`` from the same generator; a trajectory is the
+    rounds' active sets and rounded allocations, the total number of pulls and the answer.
+    Returns :func:`bai.twins.compare`'s ``(table, summary)``."""
+    from ..algorithms.common import run_generators
+    from ..twins import Trajectory, compare
+
+    if not callable(fn):
+        raise TypeError(f"fn must be the readable RAGE, got {type(fn).__name__}")
+    env = instances.transductive_example(TWIN_INSTANCE["d"], angle=TWIN_INSTANCE["angle"])
+
+    def gen(seed):
+        return run_generators(np.random.default_rng(seed), 1)[0]
+
+    def compiled(seed):
+        r = RG.rage(env, gen(seed), delta=DELTA, epsilon=EPSILON, reading="paper")
+        return Trajectory(list(zip(r.active_sets, r.round_counts)), r.stopping_time,
+                          r.recommendation)
+
+    def readable(seed):
+        return Trajectory(*fn(env, gen(seed), delta=DELTA, epsilon=EPSILON))
+    table, summary = compare(readable, compiled, seeds)
+    table.insert(0, "instance", "transductive, d = {d}, angle = {angle:g}".format(**TWIN_INSTANCE))
+    return table, summary
 
 
 STUDY = Study(

@@ -33,7 +33,7 @@ from . import Grid, Study, check_frame
 
 __all__ = ["STUDY", "PROFILES", "MODES", "VARIANTS", "make_env", "fig1_task", "biased_task",
            "battery_model", "battery_env", "battery_task", "solver_model", "solver_env",
-           "solver_task"]
+           "solver_task", "TWIN_N", "TWIN_SEEDS", "twin_env", "twin"]
 
 VALUES = paper.VALUES
 SET, CODE = VALUES["settings"], VALUES["code_settings"]
@@ -1256,6 +1256,63 @@ def plot_solver_predictor():
 # ---------------------------------------------------------------------------------------------
 
 _DELTAS = lambda P, c: [DELTA]   # noqa: E731  (every experiment of Sec. 5)
+# ---------------------------------------------------------------------------------------------
+# The algorithm on the page against the code that ran (bai.twins)
+# ---------------------------------------------------------------------------------------------
+
+#: The identity checks' instance: Figure 1's free family with n = 10 arms (the authors' noise
+#: and delays), k = 2; for biased feedback the partial feedback is shifted by -BETA on the top
+#: k arms and +BETA on the others (as in the biased experiment).
+TWIN_N = 10
+#: Seeds of every identity check.
+TWIN_SEEDS = 5
+
+
+def twin_env(feedback: str) -> DelayedFeedbackArms:
+    """The instance of the identity check of ``feedback`` (:data:`TWIN_N`)."""
+    if feedback not in ("full", "unbiased", "biased"):
+        raise ValueError(f"feedback must be 'full', 'unbiased' or 'biased', got {feedback!r}")
+    env = make_env("free", TWIN_N)
+    if feedback != "biased":
+        return env
+    k = int(round(K_FRAC * TWIN_N))
+    return DelayedFeedbackArms(means=env.means, sigmas=env.sigmas, delay=env.delay,
+                               partial_sigmas=env.partial_sigmas,
+                               partial_bias=np.where(np.arange(TWIN_N) < k, -BETA, BETA))
+
+
+def twin(feedback: str, fn, seeds=TWIN_SEEDS, reading: str = "printed"):
+    """The identity check of the readable racing ``fn`` (a cell of the chapter) on
+    ``feedback``: on each seed, the compiled event loop behind the chapter's numbers
+    (:func:`bai.algorithms.racing.race`, sequential, under ``reading``) and ``fn`` from the same
+    generator; a trajectory is the pulls started ``(time step, arm)``, the delayed sample
+    complexity and the accepted arms. Returns :func:`bai.twins.compare`'s
+    ``(table, summary)``."""
+    from ..twins import Trajectory, compare
+
+    if not callable(fn):
+        raise TypeError(f"fn must be the readable racing, got {type(fn).__name__}")
+    env = twin_env(feedback)
+    k = int(round(K_FRAC * TWIN_N))
+    opts = race_options(reading)
+    if not opts["abandon"] or opts["split"] != "optimal" or opts["union"] != "arms" or \
+            opts["pull_union"]:
+        raise ValueError(f"the readable racing runs the printed and corrected readings, got "
+                         f"{reading!r}")
+
+    def compiled(seed):
+        r = racing.race(env, np.random.default_rng(seed), k=k, delta=DELTA, feedback=feedback,
+                        trace=10**6, **opts)
+        return Trajectory([tuple(p) for p in r.pulls.tolist()], r.time_steps, r.accepted)
+
+    def readable(seed):
+        pulls, t, acc = fn(env, np.random.default_rng(seed), k, delta=DELTA, feedback=feedback,
+                           literal=opts["literal"])
+        return Trajectory([(int(a), int(b)) for a, b in pulls], t, acc)
+    table, summary = compare(readable, compiled, seeds)
+    table.insert(0, "feedback", feedback)
+    return table, summary
+
 
 STUDY = Study(
     chapter="grover2018",

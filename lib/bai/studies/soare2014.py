@@ -53,7 +53,7 @@ __all__ = ["DELTA", "ALPHA", "OMEGA", "DELTA_MIN", "BLOCK", "READINGS", "VARIANT
            "strategy_of", "glue_key", "gap_slope", "no_gain_table",
            "mimic_table", "fixed_design_events", "m_star", "theorem3_constants",
            "theorem_table", "oracle_budget", "plot_cones", "plot_fig4", "plot_pull_counts",
-           "plot_readings"]
+           "plot_readings", "TWINS", "TWIN_SEEDS", "twin"]
 
 _S = paper.VALUES["settings"]
 #: Confidence, phase factor of XY-adaptive and angle of the benchmark (Sec. 6).
@@ -768,6 +768,75 @@ def plot_pull_counts(counts: pd.DataFrame, d: int):
     ax.set_title(f"Where the pulls go, d = {d} (mean over runs)")
     ax.legend(fontsize=8, ncol=2)
     return fig
+
+
+# ---------------------------------------------------------------------------------------------
+# The algorithms on the page against the code that ran (bai.twins)
+# ---------------------------------------------------------------------------------------------
+
+#: The identity checks of the readable cells: algorithm -> ((d, omega) of the small benchmark it
+#: runs on, the readable cell's options). Small instances: the readable cells run them in
+#: seconds; XY-adaptive's two readings on instances where each takes several phases.
+TWINS = {"XY-static": ((4, 0.6), {}), "XY-oracle": ((4, 0.6), {}),
+         "XY-adaptive (paper)": ((2, 0.65), {"reset": True}),
+         "XY-adaptive (no-reset)": ((3, 0.7), {"reset": False})}
+#: Seeds of every identity check.
+TWIN_SEEDS = 5
+
+
+def twin(name: str, fn, seeds=TWIN_SEEDS):
+    """The identity check of the readable ``fn`` (a cell of the chapter) for the algorithm
+    ``name`` of :data:`TWINS`: on each seed, the compiled implementation that produces Figure 4
+    (``static_allocation_runs``, ``xy_oracle_runs`` with ``xy_oracle_path``,
+    ``xy_adaptive_runs``, with the chapter's settings) and ``fn`` from the same streams
+    (:func:`bai.algorithms.common.run_streams` of ``default_rng(seed)``). Returns
+    :func:`bai.twins.compare`'s ``(table, summary)``."""
+    from ..algorithms.common import run_streams
+    from ..twins import Trajectory, compare
+
+    if name not in TWINS:
+        raise ValueError(f"name must be one of {sorted(TWINS)}, got {name!r}")
+    if not callable(fn):
+        raise TypeError(f"fn must be the readable function of {name}, got {type(fn).__name__}")
+    (d, omega), opts = TWINS[name]
+    env = soare_benchmark(d, omega=omega)
+
+    def streams(seed):
+        return run_streams(np.random.default_rng(seed), 1)
+
+    if name == "XY-static":
+        def compiled(seed):
+            r = soare.static_allocation_runs(env, 1, np.random.default_rng(seed), rule="XY",
+                                             delta=DELTA, trace=True)
+            return Trajectory(r.info["arms"][0], r.stopping_time[0], r.recommendation[0])
+
+        def readable(seed):
+            ties, noises = streams(seed)
+            return Trajectory(*fn(env, noises[0], ties, delta=DELTA))
+    elif name == "XY-oracle":
+        def compiled(seed):
+            path = soare.xy_oracle_path(env, delta=DELTA, keep_arms=True)
+            r = soare.xy_oracle_runs(env, 1, np.random.default_rng(seed), delta=DELTA, path=path)
+            return Trajectory(path.arms, r.stopping_time[0], r.recommendation[0])
+
+        def readable(seed):
+            return Trajectory(*fn(env, streams(seed)[1][0], delta=DELTA))
+    else:
+        reading = "paper" if opts["reset"] else "no-reset"
+
+        def compiled(seed):
+            r = soare.xy_adaptive_runs(env, 1, np.random.default_rng(seed), delta=DELTA,
+                                       alpha=ALPHA, reading=reading, block_rtol=BLOCK,
+                                       trace=True)
+            return Trajectory(r.info["arms"][0], r.stopping_time[0], r.recommendation[0])
+
+        def readable(seed):
+            ties, noises = streams(seed)
+            return Trajectory(*fn(env, noises[0], int(ties.integers(2**63)), delta=DELTA,
+                                  alpha=ALPHA, block_rtol=BLOCK, **opts))
+    table, summary = compare(readable, compiled, seeds)
+    table.insert(0, "instance", f"d = {d}, omega = {omega:g}")
+    return table, summary
 
 
 STUDY = Study(

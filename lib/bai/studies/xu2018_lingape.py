@@ -38,7 +38,7 @@ from .. import designs
 from ..algorithms import lingape as LG
 from ..algorithms import registry
 from ..algorithms import soare
-from ..algorithms.common import RunsResult
+from ..algorithms.common import RunsResult, run_generators
 from ..estimation import soare_c, soare_log_term
 from ..claims import clopper_pearson
 from ..experiments import summarise
@@ -51,7 +51,7 @@ from ..validation import check_rng
 from . import Grid, Study, check_params
 
 __all__ = ["STUDY", "PROFILES", "SETTINGS", "STRATEGIES", "synth_configs", "synth_task",
-           "click_configs", "click_task"]
+           "click_configs", "click_task", "TWINS", "TWIN_SEEDS", "twin"]
 
 #: The chapter's profiles: ``ci`` runs in a few minutes, ``paper`` is the paper's scale (10 runs
 #: per point). ``task_runs`` is the replications of each configuration: one, since every
@@ -127,8 +127,8 @@ def _logdet_ratio(env, counts) -> float:
 
 
 def _lingape(env, n_runs, rng, *, tenth=False, **kw):
-    r"""``n_runs`` LinGapE runs, as ``lingape_runs`` (same generator, same runs), with per run the
-    event of Lemma 3 and :math:`C_t^2` at the stop and, with ``tenth``, the elasticity of
+    r"""``n_runs`` LinGapE runs, as ``lingape_runs`` (the same generators, the same runs), with
+    per run the event of Lemma 3 and :math:`C_t^2` at the stop and, with ``tenth``, the elasticity of
     :math:`\det A_t` in :math:`t` over the last tenth of the run (the run replayed from its
     generator state and cut at a tenth of its length)."""
     kw = {"delta": DELTA, "reg": REG, "epsilon": EPS, **kw}
@@ -137,9 +137,10 @@ def _lingape(env, n_runs, rng, *, tenth=False, **kw):
     out, extra = [], {"event": [], "C2": [], "elasticity": []}
     S = float(np.linalg.norm(env.theta)) if kw.get("S") is None else kw["S"]
     R = env.sigma if kw.get("R") is None else kw["R"]
-    for _ in range(n_runs):
-        state = copy.deepcopy(rng.bit_generator.state)
-        r = LG.lingape(env, rng, **kw)
+    gens = run_generators(rng, n_runs)
+    for run in range(n_runs):
+        state = copy.deepcopy(gens[run].bit_generator.state)
+        r = LG.lingape(env, gens[run], **kw)
         out.append(r)
         event, C = at_stop(env, r.counts, r.sums, R=R, S=S, radius=kw.get("radius", "det"),
                            log_union=kw.get("log_union", "pairs"))
@@ -147,7 +148,7 @@ def _lingape(env, n_runs, rng, *, tenth=False, **kw):
         extra["C2"].append(C**2)
         el = float("nan")
         if tenth and r.stopped and r.stopping_time // 10 > env.K:
-            g = np.random.Generator(type(rng.bit_generator)())
+            g = np.random.Generator(type(gens[run].bit_generator)())
             g.bit_generator.state = state
             cut = LG.lingape(env, g, **{**kw, "max_steps": r.stopping_time // 10})
             el = ((_logdet_ratio(env, r.counts) - _logdet_ratio(env, cut.counts))
@@ -1086,6 +1087,47 @@ def table1_evidence(rows) -> pd.DataFrame:
 # ---------------------------------------------------------------------------------------------
 
 _DELTAS = lambda P, c: [DELTA]   # noqa: E731  (every run of the chapter: the code's delta)
+# ---------------------------------------------------------------------------------------------
+# The algorithm on the page against the code that ran (bai.twins)
+# ---------------------------------------------------------------------------------------------
+
+#: The identity checks of the readable cell: rule -> (d, omega) of the small benchmark it runs
+#: on (the readable loop runs it in about a second).
+TWINS = {"greedy": (4, 0.5), "ratio": (4, 0.5)}
+#: Seeds of every identity check.
+TWIN_SEEDS = 5
+
+
+def twin(rule: str, fn, seeds=TWIN_SEEDS):
+    """The identity check of the readable LinGapE ``fn`` (a cell of the chapter) with the rule
+    ``rule``: on each seed, the compiled loop behind the chapter's numbers
+    (:func:`bai.algorithms.lingape.lingape` at the chapter's :data:`DELTA`, :data:`EPS`,
+    :data:`REG`) and ``fn`` from the same generator, run 0's of a batch
+    (:func:`bai.algorithms.common.run_generators` of ``default_rng(seed)``). Returns
+    :func:`bai.twins.compare`'s ``(table, summary)``."""
+    from ..twins import Trajectory, compare
+
+    if rule not in TWINS:
+        raise ValueError(f"rule must be one of {sorted(TWINS)}, got {rule!r}")
+    if not callable(fn):
+        raise TypeError(f"fn must be the readable LinGapE, got {type(fn).__name__}")
+    d, omega = TWINS[rule]
+    env = soare_benchmark(d, omega=omega)
+    kw = dict(delta=DELTA, epsilon=EPS, reg=REG, rule=rule)
+
+    def gen(seed):
+        return run_generators(np.random.default_rng(seed), 1)[0]
+
+    def compiled(seed):
+        r = LG.lingape(env, gen(seed), trace=10**6, **kw)
+        return Trajectory(r.arms, r.stopping_time, r.recommendation)
+
+    def readable(seed):
+        return Trajectory(*fn(env, gen(seed), **kw))
+    table, summary = compare(readable, compiled, seeds)
+    table.insert(0, "instance", f"d = {d}, omega = {omega:g}")
+    return table, summary
+
 
 STUDY = Study(
     chapter="xu2018_lingape",
