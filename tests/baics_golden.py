@@ -3,9 +3,13 @@
 ``tests/data/baics_golden.json`` holds, for every case below (rule x example x reading x seed),
 the stopping time, recommendation, counts at the stop, GLR statistic, threshold and largest
 C-tracking ratio of one run of :func:`bai.algorithms.baics.run_algorithm` on
-``numpy.random.default_rng(seed)``. They were recorded with the kernel of commit 0915c2b, before
-its state was named (issue 34); a kernel that renames or reorganises its state must reproduce
-them to the last bit.
+``numpy.random.default_rng(seed)``. T-a-SCS's runs were recorded with the kernel of commit
+0915c2b, before its state was named (issue 34), and are reproduced to the last bit by the named
+kernel. The baselines' runs were renewed when the kernel started drawing its noise and its
+uniforms in chunks of a fixed size (issue 34: a run's draws no longer depend on ``tau_max``;
+T-a-SCS draws normals only, whose stream does not depend on the chunks); the change is
+statistically neutral (``tests/rng_neutrality.py``). A kernel that renames or reorganises its
+state must reproduce them to the last bit.
 
 Regenerate (only when a change *means* to change single runs, and say so in the commit)::
 

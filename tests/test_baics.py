@@ -406,8 +406,9 @@ def test_runs_functions_stack_single_runs():
     env = SubpopulationGaussian(**{k: np.asarray(v) if k != "M" else v for k, v in E1.items()})
     for one, many in ((B.t_a_scs, B.t_a_scs_runs), (B.t_a_s, B.t_a_s_runs),
                       (B.uniform_sampling, B.uniform_sampling_runs)):
-        rng = np.random.default_rng(11)
-        singles = [one(env, rng, tau_max=2000) for _ in range(2)]
+        # run r of a batch is the single run on its own generator (one generator per run)
+        singles = [one(env, g, tau_max=2000)
+                   for g in B.run_generators(np.random.default_rng(11), 2)]
         res = many(env, 2, np.random.default_rng(11), tau_max=2000)
         assert isinstance(res, RunsResult) and res.counts.shape == (2, 3, 3)
         assert res.stopping_time.tolist() == [r.stopping_time for r in singles]
@@ -416,6 +417,29 @@ def test_runs_functions_stack_single_runs():
     from bai import estimation
 
     assert B.threshold is estimation.baics_threshold
+
+
+@pytest.mark.parametrize("name", B.ALGORITHMS)
+def test_a_run_does_not_depend_on_the_others(name):
+    """One generator per run (issue 34): a run of a batch is unchanged when the other runs
+    draw more or less noise (here: run 0 capped at another tau_max), and when the batch grows.
+    With one generator shared by the batch, run 1 started where run 0's draws ended."""
+    env = SubpopulationGaussian(**EASY)
+    a = B.run_algorithm
+    for seed in range(6):
+        short = {"T-a-SCS": B.t_a_scs_runs, "T-a-S": B.t_a_s_runs,
+                 "Uniform": B.uniform_sampling_runs}[name](env, 2, np.random.default_rng(seed),
+                                                           tau_max=1500)
+        if short.stopping_time[1] < 1500:
+            break
+    assert short.stopping_time[1] < 1500, "every second run capped: choose another instance"
+    many = {"T-a-SCS": B.t_a_scs_runs, "T-a-S": B.t_a_s_runs,
+            "Uniform": B.uniform_sampling_runs}[name]
+    longer = many(env, 3, np.random.default_rng(seed), tau_max=6000)
+    assert longer.stopping_time[1] == short.stopping_time[1]
+    assert np.array_equal(longer.counts[1], short.counts[1])
+    g = B.run_generators(np.random.default_rng(seed), 2)[1]
+    assert a(name, env, g, tau_max=1500).stopping_time == short.stopping_time[1]
 
 
 def test_named_kernel_reproduces_the_recorded_runs():

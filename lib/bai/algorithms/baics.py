@@ -23,9 +23,14 @@ the empirically best feasible arm, ``-1`` (the paper's :math:`\hat k=0`) if none
 Speed: the sequential loop is compiled with numba (``cache=True``). The inner QPs of (8) are
 solved exactly (:func:`bai.lower_bounds.inner_qp`), projections are sort-based, so one round of
 T-a-SCS costs two evaluations of :math:`F` (stopping and subgradient), i.e. :math:`2(K-1)` QPs
-of size :math:`L`. Randomness: the Gaussian noise (and, for the benchmarks, the uniforms that
-pick arms and subpopulations) is drawn from the caller's ``numpy.random.Generator`` in chunks
-and passed to the compiled loop, so a seed fixes every result and no global RNG is used.
+of size :math:`L`. Randomness: one generator per run. A run's Gaussian noise (and, for the
+benchmarks, the uniforms that pick arms and subpopulations) is drawn from its
+``numpy.random.Generator`` in chunks of a fixed size (so that the stream does not depend on
+``tau_max``) and passed to the compiled loop (drawn in a chunk or one at a time, the normals are
+the same stream: the chapter's readable T-a-SCS draws one per step and reproduces these runs);
+the batch functions give run ``r`` its own generator
+(:func:`run_generators`), so that a run's numbers depend neither on the other runs nor on their
+number, and no global RNG is used.
 
 Named state: the compiled loop reads the run's constants from a :class:`Config` and updates a
 :class:`State` (named arrays: ``N``, ``S``, the iterate ``w``, the C-tracking sum ``track``,
@@ -90,6 +95,7 @@ from ..lower_bounds import (
 )
 from ..validation import check_rng, as_matrix, as_vector, check_delta, check_int, check_nonnegative, check_positive
 from .common import RunsResult
+from .glr import run_generator
 
 __all__ = [
     "ALGORITHMS",
@@ -102,6 +108,7 @@ __all__ = [
     "t_a_s_runs",
     "uniform_sampling_runs",
     "run_algorithm",
+    "run_generators",
     "Config",
     "State",
     "Progress",
@@ -532,9 +539,9 @@ def _run(mode_name, env, rng, delta, tau_max, n0, glr_scale, step_size=1.0, proj
     t, max_ratio = n0 * n, 0.0
     no_unif = np.empty((0, 2))
     while True:
-        m = min(_CHUNK, tau_max - t)
-        noise = rng.standard_normal(m)
-        unif = rng.random((m, 2)) if cfg.rule != 0 else no_unif
+        # chunks of a fixed size, whatever the cap: a run's draws do not depend on tau_max
+        noise = rng.standard_normal(_CHUNK)
+        unif = rng.random((_CHUNK, 2)) if cfg.rule != 0 else no_unif
         p = _run_chunk(cfg, st, t, max_ratio, noise, unif)
         t, max_ratio = int(p.t), float(p.max_ratio)
         if p.status != _NEED_MORE:
@@ -640,27 +647,40 @@ def uniform_sampling(env, rng, *, delta: float = 0.1, tau_max: int = 15000, n0: 
     return _run("Uniform", env, rng, delta, tau_max, n0, glr_scale, record=record)
 
 
-def _runs(name, env, n_runs, rng, kwargs) -> RunsResult:
+def run_generators(rng, n_runs: int) -> list:
+    """The generators of ``n_runs`` runs: one draw ``base`` of ``rng``, then run ``r``'s own
+    generator :func:`bai.algorithms.glr.run_generator` ``(base, r)`` (the derivation of
+    :func:`bai.algorithms.glr.simulate_runs`): a run's numbers depend neither on the other runs
+    nor on how many there are."""
+    rng = check_rng(rng)
     n_runs = check_int(n_runs, "n_runs", minimum=1)
-    out = [run_algorithm(name, env, rng, **kwargs) for _ in range(n_runs)]
+    base = int(rng.integers(2**63))
+    return [run_generator(base, r) for r in range(n_runs)]
+
+
+def _runs(name, env, n_runs, rng, kwargs) -> RunsResult:
+    out = [run_algorithm(name, env, g, **kwargs) for g in run_generators(rng, n_runs)]
     return RunsResult.from_runs(name, out, info={
         "glr": np.array([o.glr for o in out]), "threshold": np.array([o.threshold for o in out]),
         "max_tracking_ratio": np.array([o.max_tracking_ratio for o in out])})
 
 
 def t_a_scs_runs(env, n_runs: int, rng, **kwargs) -> RunsResult:
-    """``n_runs`` independent :func:`t_a_scs` runs (one generator) as a ``RunsResult``
-    (``counts`` of shape ``(n_runs, K, L)``; ``stopped`` is ``not capped``)."""
+    """``n_runs`` independent :func:`t_a_scs` runs as a ``RunsResult`` (``counts`` of shape
+    ``(n_runs, K, L)``; ``stopped`` is ``not capped``), run ``r`` from its own generator
+    (:func:`run_generators`)."""
     return _runs("T-a-SCS", env, n_runs, rng, kwargs)
 
 
 def t_a_s_runs(env, n_runs: int, rng, **kwargs) -> RunsResult:
-    """``n_runs`` independent :func:`t_a_s` runs (one generator) as a ``RunsResult``."""
+    """``n_runs`` independent :func:`t_a_s` runs, each from its own generator, as a
+    ``RunsResult``."""
     return _runs("T-a-S", env, n_runs, rng, kwargs)
 
 
 def uniform_sampling_runs(env, n_runs: int, rng, **kwargs) -> RunsResult:
-    """``n_runs`` independent :func:`uniform_sampling` runs (one generator) as a ``RunsResult``."""
+    """``n_runs`` independent :func:`uniform_sampling` runs, each from its own generator, as a
+    ``RunsResult``."""
     return _runs("Uniform", env, n_runs, rng, kwargs)
 
 
