@@ -320,31 +320,31 @@ def test_c_tracking_bound_eq_12(forced):
     K, L = mu.shape
     N = np.full((K, L), 5.0)
     S = env.sample_sums(np.full((K, L), 5), rng).astype(float)
-    w = np.full((K, L), 1 / (K * L))
-    Ssum, Wsum, Sarm = N.copy(), N.copy(), N.sum(axis=1)
-    state = np.array([45.0, 0.0, 0.0, 0.0, -1.0])
+    cfg = B.Config(rule=0, mu=mu, q=q, M=M, delta=1e-3, tau_max=15000, step_size=1.0,
+                   glr_scale=0.5, forced=forced)
+    st = B.State(N=N, S=S, w=np.full((K, L), 1 / (K * L)), track=N.copy(), w_sum=N.copy(),
+                 arm_track=N.sum(axis=1), cells=np.empty(0, dtype=np.int64))
+    t, ratio = 45, 0.0
     mine = N.copy()
     worst = 0.0
     for _ in range(3000):
-        t_before = state[0]
-        status = B._run_chunk(0, mu, q, M, 1e-3, 15000, 1.0, 0.5, forced, N, S, w, Ssum, Wsum,
-                              Sarm, rng.standard_normal(1), np.empty((0, 2)), state)
-        if state[0] == t_before:  # stopped without drawing
+        p = B._run_chunk(cfg, st, t, ratio, rng.standard_normal(1), np.empty((0, 2)))
+        if p.t == t:  # stopped without drawing
             break
-        mine += w  # the iterate used for this draw
-        t = N.sum()
+        t, ratio = p.t, p.max_ratio
+        mine += st.w  # the iterate used for this draw
         # the compiled statistic is the GLR (10) of the current counts and means
-        assert state[2] == pytest.approx(B.glr_statistic(N, S / N, q, M), rel=1e-10)
-        assert state[3] == pytest.approx(B.threshold(int(t), 1e-3), rel=1e-12)
-        assert t == state[0]
+        assert p.Z == pytest.approx(B.glr_statistic(N, S / N, q, M), rel=1e-10)
+        assert p.beta == pytest.approx(B.threshold(t, 1e-3), rel=1e-12)
+        assert t == N.sum()
         dev = np.abs(N - mine).max()
         assert dev <= K * L * (1 + math.sqrt(t))
         worst = max(worst, dev / (K * L * (1 + math.sqrt(t))))
-        assert np.all(Ssum - N <= K * L)  # C-tracking never lags far behind its target
-        if status != 0:
+        assert np.all(st.track - N <= K * L)  # C-tracking never lags far behind its target
+        if p.status != 0:
             break
-    np.testing.assert_allclose(Wsum, mine, rtol=1e-12)
-    assert state[1] == pytest.approx(worst, rel=1e-9)
+    np.testing.assert_allclose(st.w_sum, mine, rtol=1e-12)
+    assert p.max_ratio == pytest.approx(worst, rel=1e-9)
     for seed in range(5):
         r = B.t_a_scs(env, np.random.default_rng(seed), projection="forced" if forced else "simplex")
         assert 0 <= r.max_tracking_ratio <= 1
@@ -406,15 +406,72 @@ def test_runs_functions_stack_single_runs():
     env = SubpopulationGaussian(**{k: np.asarray(v) if k != "M" else v for k, v in E1.items()})
     for one, many in ((B.t_a_scs, B.t_a_scs_runs), (B.t_a_s, B.t_a_s_runs),
                       (B.uniform_sampling, B.uniform_sampling_runs)):
-        rng = np.random.default_rng(11)
-        singles = [one(env, rng, tau_max=2000) for _ in range(2)]
+        # run r of a batch is the single run on its own generator (one generator per run)
+        singles = [one(env, g, tau_max=2000)
+                   for g in B.run_generators(np.random.default_rng(11), 2)]
         res = many(env, 2, np.random.default_rng(11), tau_max=2000)
         assert isinstance(res, RunsResult) and res.counts.shape == (2, 3, 3)
         assert res.stopping_time.tolist() == [r.stopping_time for r in singles]
         assert res.stopped.tolist() == [not r.capped for r in singles]
+        assert np.array_equal(res.counts, np.stack([r.counts for r in singles]))
     from bai import estimation
 
     assert B.threshold is estimation.baics_threshold
+
+
+@pytest.mark.parametrize("name", B.ALGORITHMS)
+def test_a_run_does_not_depend_on_the_others(name):
+    """One generator per run (issue 34): a run of a batch is unchanged when the other runs
+    draw more or less noise (here: run 0 capped at another tau_max), and when the batch grows.
+    With one generator shared by the batch, run 1 started where run 0's draws ended."""
+    env = SubpopulationGaussian(**EASY)
+    a = B.run_algorithm
+    for seed in range(6):
+        short = {"T-a-SCS": B.t_a_scs_runs, "T-a-S": B.t_a_s_runs,
+                 "Uniform": B.uniform_sampling_runs}[name](env, 2, np.random.default_rng(seed),
+                                                           tau_max=1500)
+        if short.stopping_time[1] < 1500:
+            break
+    assert short.stopping_time[1] < 1500, "every second run capped: choose another instance"
+    many = {"T-a-SCS": B.t_a_scs_runs, "T-a-S": B.t_a_s_runs,
+            "Uniform": B.uniform_sampling_runs}[name]
+    longer = many(env, 3, np.random.default_rng(seed), tau_max=6000)
+    assert longer.stopping_time[1] == short.stopping_time[1]
+    assert np.array_equal(longer.counts[1], short.counts[1])
+    g = B.run_generators(np.random.default_rng(seed), 2)[1]
+    assert a(name, env, g, tau_max=1500).stopping_time == short.stopping_time[1]
+
+
+def test_named_kernel_reproduces_the_recorded_runs():
+    """The compiled loop with named state (Config, State, Progress; issue 34) reproduces the
+    runs recorded with the positional kernel of 0915c2b, bit for bit (tests/baics_golden.py)."""
+    import json
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    import baics_golden as G
+
+    recorded = json.loads(G.PATH.read_text())
+    assert len(recorded) == len(list(G.cases()))
+    for case in recorded[::3]:
+        assert G.run(*case["case"]) == case["result"], case["case"]
+
+
+def test_recorded_cells_are_the_trajectory():
+    """record=True keeps the cells drawn after the warm-up, in order: as many as the draws
+    after the warm-up, adding up to the counts, and nothing else changes."""
+    env = baics_e1()
+    for name in B.ALGORITHMS:
+        a = B.run_algorithm(name, env, np.random.default_rng(3), tau_max=3000, record=True)
+        b = B.run_algorithm(name, env, np.random.default_rng(3), tau_max=3000)
+        assert b.cells is None and a.to_dict() == {**b.to_dict(), "max_tracking_ratio":
+                                                   a.to_dict()["max_tracking_ratio"]}
+        assert a.cells.shape == (a.stopping_time - 5 * env.K * env.L,)
+        counts = np.bincount(a.cells, minlength=env.K * env.L).reshape(env.K, env.L) + 5
+        assert np.array_equal(counts, a.counts)
+    with pytest.raises(TypeError, match="record"):
+        B.t_a_scs(env, np.random.default_rng(0), record="yes")
 
 
 # ---------------------------------------------------------------------------------------------

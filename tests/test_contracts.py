@@ -1788,6 +1788,62 @@ EXEMPT.update({
 })
 
 
+# -- issue 34: the algorithm on the page (bai.twins, the BAICS chapter's twin, named state) ----
+
+
+def _twin_table():
+    from bai import engine_twins as twins
+    return twins.compare(lambda s: ([0, 1], 2, 0), lambda s: ([0, 1], 2, 0), [0])
+
+
+def _page_t_a_scs(env, rng, **kw):
+    from bai.studies import wu_baics
+    tr = wu_baics.compiled_t_a_scs(env, 0, **kw)
+    return tr.arms, tr.stopping_time, tr.answer
+
+
+_OK = lambda s: ([0, 1], 2, 0)  # noqa: E731
+
+CONTRACTS.update({
+    "bai.algorithms.baics.run_generators": C(lambda: dict(rng=rng(), n_runs=2),
+                                             {"rng": "rng", "n_runs": "count"},
+                                             ("rng", "n_runs")),
+    "bai.engine_twins.compare": C(lambda: dict(first=_OK, second=_OK, seeds=[0, 1]),
+                           {"first": [None, 3, "f"], "second": [None, 3],
+                            "seeds": [None, "0", [-1], [1.5], [], 3],
+                            "names": [("a", "a"), None, ("a",), (1, 2), ("", "b")],
+                            "warm_up": "bool"}, ("first", "second", "seeds")),
+    "bai.engine_twins.check_seeds": C(_m(seeds=[0, 2]), {"seeds": [None, "0", [-1], [1.5], [], 3]}),
+    "bai.engine_twins.check_fields": C(lambda: dict(table=_twin_table(), algorithm="x"),
+                                {"table": [None, {"identical": [True]}, 3],
+                                 "algorithm": [None, "", 3],
+                                 "names": [("a", "b"), None, ("readable",)]},
+                                ("table", "algorithm")),
+    "bai.engine_twins.recorded": C(_m(name="FWS", capacity=10),
+                            {"name": ["Lazy TaS", None, 3], "capacity": "count"}),
+    "bai.engine_twins.engine_trajectory": C(lambda: dict(name="FWS", env=genv(), seed=0, deltas=[0.1]),
+                                     {"name": ["Lazy TaS", None, 3], "env": "env",
+                                      "seed": "count0"}, ("name", "env", "seed")),
+    "bai.studies.wu_baics.compiled_t_a_scs": C(lambda: dict(env=subpop(), seed=0, tau_max=100),
+                                               {"env": "env", "seed": "count0",
+                                                "tau_max": "count"}, ("env", "seed")),
+    "bai.studies.wu_baics.twin_table": C(lambda: dict(page_t_a_scs=_page_t_a_scs, env=subpop(),
+                                                      seeds=[0]),
+                                         {"page_t_a_scs": [None, 3], "env": "env",
+                                          "seeds": [None, [-1], []]},
+                                         ("page_t_a_scs", "env")),
+})
+EXEMPT.update({
+    "bai.algorithms.baics.Config": "named record of a run's constants, built by the rules from "
+                                   "checked arguments (the compiled loop's input)",
+    "bai.algorithms.baics.State": "named record of a run's arrays, built by the rules from "
+                                  "checked arguments (the compiled loop's state)",
+    "bai.algorithms.baics.Progress": "named record the compiled loop returns, not an input",
+    "bai.engine_twins.Trajectory": "record of one run a twin returns; bai.engine_twins.compare checks what it "
+                            "receives",
+    "bai.studies.wu_baics.twin_settings": _NOARG,
+})
+
 IN_PROGRESS_MODULES: set[str] = set()
 
 # Public names whose contract is still to be written: none left (issue 15). A name may be put

@@ -230,6 +230,26 @@ def test_a_user_threshold_equals_the_built_in_one():
     np.testing.assert_array_equal(c.stopping_times, d.stopping_times)
 
 
+def test_a_user_width_threshold_equals_the_built_in_one_across_blocks():
+    """LinGapE's width log((t+1)/delta) as a Python function (tabulated by blocks of 4096
+    steps) and built in: the same trajectory across several blocks. The width is read at the
+    rule's choice, before the pull: the tables must start at the current t when refilled (they
+    started one step later, so that the first choice of every new block read the width of a
+    step 4096 later; issue 34, found by Tirinzoni & Degenne's readable twin)."""
+    env = instances.td22_table1(np.random.default_rng(np.random.SeedSequence([2022, 0, 0])),
+                                K=20, d=8)
+    mine = stopping.Threshold(lambda t, d: math.log(t + 1.0) + math.log(1.0 / d), name="mine")
+    kw = dict(deltas=[1e-12], threshold="log_t_plus_1", max_samples=3 * 4096,
+              regularization=1.0, initial="all")
+    for seed in range(3):
+        a = glr_baselines.lingape_glr(env, np.random.default_rng(seed),
+                                      width_threshold="log_t_plus_1", **kw)
+        b = glr_baselines.lingape_glr(env, np.random.default_rng(seed), width_threshold=mine,
+                                      **kw)
+        assert a.samples == b.samples == 3 * 4096
+        np.testing.assert_array_equal(a.info["final_counts"], b.info["final_counts"])
+
+
 @pytest.mark.parametrize("beta, words", [
     (lambda t, d: np.log(1 / d) - np.log(t), "non-decreasing in t"),
     (lambda t, d: np.log(d) + t, "non-increasing in delta"),

@@ -23,9 +23,18 @@ the empirically best feasible arm, ``-1`` (the paper's :math:`\hat k=0`) if none
 Speed: the sequential loop is compiled with numba (``cache=True``). The inner QPs of (8) are
 solved exactly (:func:`bai.lower_bounds.inner_qp`), projections are sort-based, so one round of
 T-a-SCS costs two evaluations of :math:`F` (stopping and subgradient), i.e. :math:`2(K-1)` QPs
-of size :math:`L`. Randomness: the Gaussian noise (and, for the benchmarks, the uniforms that
-pick arms and subpopulations) is drawn from the caller's ``numpy.random.Generator`` in chunks
-and passed to the compiled loop, so a seed fixes every result and no global RNG is used.
+of size :math:`L`. Randomness: one generator per run. A run's Gaussian noise (and, for the
+benchmarks, the uniforms that pick arms and subpopulations) is drawn from its
+``numpy.random.Generator`` in chunks of a fixed size (so that the stream does not depend on
+``tau_max``) and passed to the compiled loop (drawn in a chunk or one at a time, the normals are
+the same stream: the chapter's readable T-a-SCS draws one per step and reproduces these runs);
+the batch functions give run ``r`` its own generator
+(:func:`run_generators`), so that a run's numbers depend neither on the other runs nor on their
+number, and no global RNG is used.
+
+Named state: the compiled loop reads the run's constants from a :class:`Config` and updates a
+:class:`State` (named arrays: ``N``, ``S``, the iterate ``w``, the C-tracking sum ``track``,
+...), and returns a :class:`Progress`; the chapter's readable T-a-SCS uses the same names.
 
 Implementation choices (spec ``wu_baics.md``; **ASSUMED** where the paper is silent)
 ------------------------------------------------------------------------------------
@@ -69,6 +78,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -85,6 +95,7 @@ from ..lower_bounds import (
 )
 from ..validation import check_rng, as_matrix, as_vector, check_delta, check_int, check_nonnegative, check_positive
 from .common import RunsResult
+from .glr import run_generator
 
 __all__ = [
     "ALGORITHMS",
@@ -97,6 +108,10 @@ __all__ = [
     "t_a_s_runs",
     "uniform_sampling_runs",
     "run_algorithm",
+    "run_generators",
+    "Config",
+    "State",
+    "Progress",
     "threshold",
     "glr_statistic",
     "gk_weights",
@@ -113,6 +128,105 @@ PROJECTIONS = ("simplex", "forced")
 _CHUNK = 4096
 
 _NEED_MORE, _STOPPED, _CAPPED = 0, 1, 2
+
+
+# ---------------------------------------------------------------------------------------------
+# Named state: what the compiled loop reads and updates (the chapter's readable T-a-SCS uses
+# the same names)
+# ---------------------------------------------------------------------------------------------
+
+
+class Config(NamedTuple):
+    r"""The constants of one run, as the compiled loop reads them.
+
+    Attributes
+    ----------
+    rule : int
+        0 T-a-SCS, 1 T-a-S, 2 Uniform (the order of :data:`ALGORITHMS`).
+    mu : (K, L) array
+        The cell means (the noise only: no rule reads them).
+    q : (L,) array
+    M : int
+        The instance's importance vector and number of constrained subpopulations.
+    delta : float
+        Risk level of the threshold :math:`\beta(t,\delta)`.
+    tau_max : int
+        The cap.
+    step_size : float
+        :math:`\alpha` of the supergradient step (T-a-SCS).
+    glr_scale : float
+        :math:`Z=` ``glr_scale`` :math:`\cdot F_{\hat\mu}(N)`.
+    forced : bool
+        The iterate projected onto :math:`\Sigma^{\epsilon_t}` (``projection="forced"``) instead
+        of :math:`\Sigma`.
+    """
+
+    rule: int
+    mu: np.ndarray
+    q: np.ndarray
+    M: int
+    delta: float
+    tau_max: int
+    step_size: float
+    glr_scale: float
+    forced: bool
+
+
+class State(NamedTuple):
+    r"""The state of one run: arrays the compiled loop updates in place.
+
+    Attributes
+    ----------
+    N : (K, L) array
+        :math:`N_{k,l}(t)`, the draws of each cell (floats).
+    S : (K, L) array
+        The sums of their rewards (:math:`\hat\mu=S/N`).
+    w : (K, L) array
+        T-a-SCS's supergradient iterate :math:`\mathbf w_t` (uniform at first).
+    track : (K, L) array
+        T-a-SCS's C-tracking sum :math:`\sum_sw^{\epsilon_s}_{k,l}(s)` of (9), started at the
+        warm-up counts.
+    w_sum : (K, L) array
+        :math:`\sum_sw_{k,l}(s)`, started at the warm-up counts (the ratio of (12)).
+    arm_track : (K,) array
+        T-a-S's C-tracking sum over the arms, started at the warm-up counts.
+    cells : int array
+        With ``record=True`` (length ``tau_max``): ``cells[t]`` is the cell :math:`kL+l` drawn at
+        step ``t`` (``-1`` for the warm-up steps); empty otherwise.
+    """
+
+    N: np.ndarray
+    S: np.ndarray
+    w: np.ndarray
+    track: np.ndarray
+    w_sum: np.ndarray
+    arm_track: np.ndarray
+    cells: np.ndarray
+
+
+class Progress(NamedTuple):
+    r"""What the compiled loop returns after a stretch of noise.
+
+    Attributes
+    ----------
+    status : int
+        0 (the noise is used up: call again with more), 1 (stopped by (10)), 2 (capped).
+    t : int
+        Draws so far (the warm-up included).
+    max_ratio : float
+        :math:`\max_s\max_{k,l}|N_{k,l}(s)-\sum w_{k,l}|/(KL(1+\sqrt s))` so far (T-a-SCS).
+    Z, beta : float
+        :math:`Z(t)` of (10) and :math:`\beta(t,\delta)` at the last check.
+    k_hat : int
+        The empirically best feasible arm at the last check (-1: none).
+    """
+
+    status: int
+    t: int
+    max_ratio: float
+    Z: float
+    beta: float
+    k_hat: int
 
 
 # ---------------------------------------------------------------------------------------------
@@ -202,13 +316,14 @@ def _icdf(q, u):
 
 
 @numba.njit(cache=True)
-def _run_chunk(mode, mu, q, M, delta, tau_max, step, glr_scale, forced_iterate, N, S, w, Ssum, Wsum,
-               Sarm, noise, unif, state):
-    """Advance one run until it stops, hits tau_max, or uses up the noise chunk.
-
-    state = [t, max tracking ratio, Z, beta, recommendation]. Returns 0 (need more noise),
-    1 (stopped) or 2 (capped). Re-entry after 0 recomputes Z at the same state: deterministic.
-    """
+def _run_chunk(cfg, st, t, max_ratio, noise, unif):
+    """Advance one run (constants ``cfg``, a :class:`Config`; state ``st``, a :class:`State`,
+    updated in place; ``t`` draws so far) until it stops, hits ``tau_max``, or uses up the noise
+    chunk. Returns a :class:`Progress`; re-entry after status 0 recomputes Z at the same state
+    (deterministic)."""
+    mu, q, M = cfg.mu, cfg.q, cfg.M
+    N, S, w, track, w_sum, arm_track, cells = (st.N, st.S, st.w, st.track, st.w_sum,
+                                               st.arm_track, st.cells)
     K, L = mu.shape
     n = K * L
     mh = np.empty((K, L))
@@ -222,25 +337,22 @@ def _run_chunk(mode, mu, q, M, delta, tau_max, step, glr_scale, forced_iterate, 
     waeps = np.empty(K)
     w_flat = w.reshape(n)
     g_flat = grad.reshape(n)
-    t = int(state[0])
-    max_ratio = state[1]
+    record = cells.size > 0
     i = 0
     nn = noise.size
+    Z, beta, k1 = 0.0, 0.0, -1
     status = _NEED_MORE
     while True:
         for k in range(K):
             for l in range(L):
                 mh[k, l] = S[k, l] / N[k, l]
         k1 = _best_feasible(mh, q, M)
-        Z = glr_scale * _alt_value(mh, q, M, N, k1, grad, d1, dk)
-        beta = baics_threshold_kernel(t, delta)
-        state[2] = Z
-        state[3] = beta
-        state[4] = k1
+        Z = cfg.glr_scale * _alt_value(mh, q, M, N, k1, grad, d1, dk)
+        beta = baics_threshold_kernel(t, cfg.delta)
         if Z > beta:
             status = _STOPPED
             break
-        if t >= tau_max:
+        if t >= cfg.tau_max:
             status = _CAPPED
             break
         if i >= nn:
@@ -248,15 +360,15 @@ def _run_chunk(mode, mu, q, M, delta, tau_max, step, glr_scale, forced_iterate, 
             break
         A = 0
         I = 0
-        if mode == 0:  # T-a-SCS
+        if cfg.rule == 0:  # T-a-SCS
             if k1 < 0:
                 _no_feasible_weights(mh, M, w)
             else:
                 _alt_value(mh, q, M, w, k1, grad, d1, dk)
                 for j in range(n):
-                    tmp[j] = w_flat[j] + step * g_flat[j]
+                    tmp[j] = w_flat[j] + cfg.step_size * g_flat[j]
                 # P_Sigma (spec), or P onto Sigma^eps_t (the iterate stays in the forced set)
-                _proj_floor(tmp, 0.5 / math.sqrt(n * n + t) if forced_iterate else 0.0, w_flat)
+                _proj_floor(tmp, 0.5 / math.sqrt(n * n + t) if cfg.forced else 0.0, w_flat)
             eps = 0.5 / math.sqrt(n * n + t)
             if eps <= 1.0 / n:
                 _proj_floor(w_flat, eps, weps)
@@ -267,14 +379,14 @@ def _run_chunk(mode, mu, q, M, delta, tau_max, step, glr_scale, forced_iterate, 
             for k in range(K):
                 for l in range(L):
                     j = k * L + l
-                    Ssum[k, l] += weps[j]
-                    Wsum[k, l] += w_flat[j]
-                    v = Ssum[k, l] - N[k, l]
+                    track[k, l] += weps[j]
+                    w_sum[k, l] += w_flat[j]
+                    v = track[k, l] - N[k, l]
                     if v > best:
                         best = v
                         A = k
                         I = l
-        elif mode == 1:  # T-a-S on the arm qualities
+        elif cfg.rule == 1:  # T-a-S on the arm qualities
             for k in range(K):
                 s = 0.0
                 for l in range(L):
@@ -289,11 +401,11 @@ def _run_chunk(mode, mu, q, M, delta, tau_max, step, glr_scale, forced_iterate, 
                     waeps[k] = wa[k]
             best = -np.inf
             for k in range(K):
-                Sarm[k] += waeps[k]
+                arm_track[k] += waeps[k]
                 nk = 0.0
                 for l in range(L):
                     nk += N[k, l]
-                v = Sarm[k] - nk
+                v = arm_track[k] - nk
                 if v > best:
                     best = v
                     A = k
@@ -303,23 +415,23 @@ def _run_chunk(mode, mu, q, M, delta, tau_max, step, glr_scale, forced_iterate, 
             if A >= K:
                 A = K - 1
             I = _icdf(q, unif[i, 1])
+        if record:
+            cells[t] = A * L + I
         S[A, I] += mu[A, I] + noise[i]
         N[A, I] += 1.0
         t += 1
         i += 1
-        if mode == 0:
+        if cfg.rule == 0:
             dev = 0.0
             for k in range(K):
                 for l in range(L):
-                    dd = abs(N[k, l] - Wsum[k, l])
+                    dd = abs(N[k, l] - w_sum[k, l])
                     if dd > dev:
                         dev = dd
             ratio = dev / (n * (1.0 + math.sqrt(t)))
             if ratio > max_ratio:
                 max_ratio = ratio
-    state[0] = t
-    state[1] = max_ratio
-    return status
+    return Progress(status, t, max_ratio, Z, beta, k1)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -352,6 +464,9 @@ class BAICSResult:
     max_tracking_ratio : float
         T-a-SCS only (NaN otherwise): :math:`\max_t\max_{k,l}|N_{k,l}(t)-\sum_{s<t}w_{k,l}(s)|/
         (KL(1+\sqrt t))`, which (12) bounds by 1 (the sum starts at the warm-up counts).
+    cells : int array or None
+        With ``record=True``: the cells drawn after the warm-up, in order, as :math:`kL+l`
+        (``stopping_time - n0 K L`` of them); ``None`` otherwise.
     """
 
     algorithm: str
@@ -363,6 +478,7 @@ class BAICSResult:
     glr: float
     threshold: float
     max_tracking_ratio: float
+    cells: np.ndarray | None = None
 
     @property
     def stopped(self) -> bool:
@@ -392,7 +508,8 @@ def _check_env(env) -> SubpopulationGaussian:
 
 
 
-def _run(mode_name, env, rng, delta, tau_max, n0, glr_scale, step_size=1.0, projection="simplex"):
+def _run(mode_name, env, rng, delta, tau_max, n0, glr_scale, step_size=1.0, projection="simplex",
+         record=False):
     env = _check_env(env)
     rng = check_rng(rng)
     delta = check_delta(delta)
@@ -404,46 +521,49 @@ def _run(mode_name, env, rng, delta, tau_max, n0, glr_scale, step_size=1.0, proj
         raise TypeError(f"projection must be a string, got {type(projection).__name__}")
     if projection not in PROJECTIONS:
         raise ValueError(f"projection must be one of {list(PROJECTIONS)}, got {projection!r}")
-    forced_iterate = projection == "forced"
+    if not isinstance(record, (bool, np.bool_)):
+        raise TypeError(f"record must be a bool, got {type(record).__name__}")
     mu, q, M = check_instance(env.mu, env.q, env.M)
     K, L = mu.shape
     n = K * L
     if tau_max < n0 * n:
         raise ValueError(f"tau_max must be at least the {n0 * n} warm-up draws (n0 * K * L), got {tau_max}")
-    mode = _MODES[mode_name]
-    counts0 = np.full((K, L), n0, dtype=np.int64)
-    S = np.ascontiguousarray(env.sample_sums(counts0, rng), dtype=float)
-    N = counts0.astype(float)
-    w = np.full((K, L), 1.0 / n)
-    Ssum = N.copy()
-    Wsum = N.copy()
-    Sarm = N.sum(axis=1)
-    state = np.array([float(n0 * n), 0.0, 0.0, 0.0, -1.0])
+    cfg = Config(rule=_MODES[mode_name], mu=mu, q=q, M=M, delta=float(delta), tau_max=tau_max,
+                 step_size=float(step_size), glr_scale=float(glr_scale),
+                 forced=projection == "forced")
+    N = np.full((K, L), float(n0))
+    S = np.ascontiguousarray(env.sample_sums(N.astype(np.int64), rng), dtype=float)
+    st = State(N=N, S=S, w=np.full((K, L), 1.0 / n), track=N.copy(), w_sum=N.copy(),
+               arm_track=N.sum(axis=1),
+               cells=np.full(tau_max if record else 0, -1, dtype=np.int64))
+    t, max_ratio = n0 * n, 0.0
     no_unif = np.empty((0, 2))
     while True:
-        m = min(_CHUNK, tau_max - int(state[0]))
-        noise = rng.standard_normal(m)
-        unif = rng.random((m, 2)) if mode != 0 else no_unif
-        status = _run_chunk(mode, mu, q, M, delta, tau_max, step_size, glr_scale, forced_iterate,
-                            N, S, w, Ssum, Wsum, Sarm, noise, unif, state)
-        if status != _NEED_MORE:
+        # chunks of a fixed size, whatever the cap: a run's draws do not depend on tau_max
+        noise = rng.standard_normal(_CHUNK)
+        unif = rng.random((_CHUNK, 2)) if cfg.rule != 0 else no_unif
+        p = _run_chunk(cfg, st, t, max_ratio, noise, unif)
+        t, max_ratio = int(p.t), float(p.max_ratio)
+        if p.status != _NEED_MORE:
             break
-    rec = int(state[4])
+    rec = int(p.k_hat)
     return BAICSResult(
         algorithm=mode_name,
-        stopping_time=int(state[0]),
+        stopping_time=t,
         recommendation=rec,
         correct=bool(rec == env.best_feasible_arm),
-        capped=bool(status == _CAPPED),
+        capped=bool(p.status == _CAPPED),
         counts=np.rint(N).astype(np.int64),
-        glr=float(state[2]),
-        threshold=float(state[3]),
-        max_tracking_ratio=float(state[1]) if mode == 0 else float("nan"),
+        glr=float(p.Z),
+        threshold=float(p.beta),
+        max_tracking_ratio=max_ratio if cfg.rule == 0 else float("nan"),
+        cells=st.cells[n0 * n:t].copy() if record else None,
     )
 
 
 def t_a_scs(env, rng, *, delta: float = 0.1, tau_max: int = 15000, n0: int = 5,
-            step_size: float = 1.0, projection: str = "simplex", glr_scale: float = 0.5) -> BAICSResult:
+            step_size: float = 1.0, projection: str = "simplex", glr_scale: float = 0.5,
+            record: bool = False) -> BAICSResult:
     r"""One run of T-a-SCS (Track-and-Stop with fairness Constraints on Subpopulations), Sec. 4.
 
     Each round: empirical means; stop if :math:`Z(t)>\beta(t,\delta)` ((10), Sec. 4.2); else
@@ -476,16 +596,20 @@ def t_a_scs(env, rng, *, delta: float = 0.1, tau_max: int = 15000, n0: int = 5,
     glr_scale : float
         :math:`Z(t)=` ``glr_scale`` :math:`\cdot F_{\hat\mu}(N(t))`. The default 0.5 is the
         paper's (10); 1.0 drops the factor 1/2 (a sensitivity check, not the paper's formula).
+    record : bool
+        Keep the cells drawn after the warm-up, in order (``BAICSResult.cells``): the trajectory
+        the chapter's readable T-a-SCS is compared with.
 
     Returns
     -------
     BAICSResult
     """
-    return _run("T-a-SCS", env, rng, delta, tau_max, n0, glr_scale, step_size, projection)
+    return _run("T-a-SCS", env, rng, delta, tau_max, n0, glr_scale, step_size, projection,
+                record)
 
 
 def t_a_s(env, rng, *, delta: float = 0.1, tau_max: int = 15000, n0: int = 5,
-          glr_scale: float = 0.5) -> BAICSResult:
+          glr_scale: float = 0.5, record: bool = False) -> BAICSResult:
     r"""One run of the constraint-blind Track-and-Stop benchmark (Garivier & Kaufmann 2016), Sec. 5.
 
     The arm is chosen by C-tracking of the Gaussian optimal BAI weights of the arm qualities
@@ -495,55 +619,68 @@ def t_a_s(env, rng, *, delta: float = 0.1, tau_max: int = 15000, n0: int = 5,
 
     Parameters
     ----------
-    env, rng, delta, tau_max, n0, glr_scale
+    env, rng, delta, tau_max, n0, glr_scale, record
         As in :func:`t_a_scs`.
 
     Returns
     -------
     BAICSResult
     """
-    return _run("T-a-S", env, rng, delta, tau_max, n0, glr_scale)
+    return _run("T-a-S", env, rng, delta, tau_max, n0, glr_scale, record=record)
 
 
 def uniform_sampling(env, rng, *, delta: float = 0.1, tau_max: int = 15000, n0: int = 5,
-                     glr_scale: float = 0.5) -> BAICSResult:
+                     glr_scale: float = 0.5, record: bool = False) -> BAICSResult:
     r"""One run of the uniform benchmark, Sec. 5: :math:`A_t\sim\mathrm{Unif}[K]`, :math:`I_t\sim q`.
 
     Stopping and recommendation are those of T-a-SCS ((10), Sec. 4.2).
 
     Parameters
     ----------
-    env, rng, delta, tau_max, n0, glr_scale
+    env, rng, delta, tau_max, n0, glr_scale, record
         As in :func:`t_a_scs`.
 
     Returns
     -------
     BAICSResult
     """
-    return _run("Uniform", env, rng, delta, tau_max, n0, glr_scale)
+    return _run("Uniform", env, rng, delta, tau_max, n0, glr_scale, record=record)
+
+
+def run_generators(rng, n_runs: int) -> list:
+    """The generators of ``n_runs`` runs: one draw ``base`` of ``rng``, then run ``r``'s own
+    generator :func:`bai.algorithms.glr.run_generator` ``(base, r)`` (the derivation of
+    :func:`bai.algorithms.glr.simulate_runs`): a run's numbers depend neither on the other runs
+    nor on how many there are."""
+    rng = check_rng(rng)
+    n_runs = check_int(n_runs, "n_runs", minimum=1)
+    base = int(rng.integers(2**63))
+    return [run_generator(base, r) for r in range(n_runs)]
 
 
 def _runs(name, env, n_runs, rng, kwargs) -> RunsResult:
-    n_runs = check_int(n_runs, "n_runs", minimum=1)
-    out = [run_algorithm(name, env, rng, **kwargs) for _ in range(n_runs)]
+    out = [run_algorithm(name, env, g, **kwargs) for g in run_generators(rng, n_runs)]
     return RunsResult.from_runs(name, out, info={
         "glr": np.array([o.glr for o in out]), "threshold": np.array([o.threshold for o in out]),
         "max_tracking_ratio": np.array([o.max_tracking_ratio for o in out])})
 
 
 def t_a_scs_runs(env, n_runs: int, rng, **kwargs) -> RunsResult:
-    """``n_runs`` independent :func:`t_a_scs` runs (one generator) as a ``RunsResult``
-    (``counts`` of shape ``(n_runs, K, L)``; ``stopped`` is ``not capped``)."""
+    """``n_runs`` independent :func:`t_a_scs` runs as a ``RunsResult`` (``counts`` of shape
+    ``(n_runs, K, L)``; ``stopped`` is ``not capped``), run ``r`` from its own generator
+    (:func:`run_generators`)."""
     return _runs("T-a-SCS", env, n_runs, rng, kwargs)
 
 
 def t_a_s_runs(env, n_runs: int, rng, **kwargs) -> RunsResult:
-    """``n_runs`` independent :func:`t_a_s` runs (one generator) as a ``RunsResult``."""
+    """``n_runs`` independent :func:`t_a_s` runs, each from its own generator, as a
+    ``RunsResult``."""
     return _runs("T-a-S", env, n_runs, rng, kwargs)
 
 
 def uniform_sampling_runs(env, n_runs: int, rng, **kwargs) -> RunsResult:
-    """``n_runs`` independent :func:`uniform_sampling` runs (one generator) as a ``RunsResult``."""
+    """``n_runs`` independent :func:`uniform_sampling` runs, each from its own generator, as a
+    ``RunsResult``."""
     return _runs("Uniform", env, n_runs, rng, kwargs)
 
 

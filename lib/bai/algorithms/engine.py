@@ -1470,12 +1470,14 @@ class _Run:
         a["ii"][TT0] = t0
 
     def t_limit(self) -> int:
-        """Pulls the next stretch may reach (the end of the tables of the user thresholds)."""
+        """Pulls the next stretch may reach (the end of the tables of the user thresholds). A
+        stretch reads the width thresholds at the current ``t`` (the rule's next choice) and the
+        stopping thresholds after each pull, so the tables are refilled from the current ``t``."""
         ii = self.arrays["ii"]
         if not self.user:
             return int(ii[TMAX])
         if ii[T] + 1 > ii[TT0] + ii[TTW] - 1:
-            self._fill_tables(int(ii[T]) + 1)
+            self._fill_tables(int(ii[T]))
         return int(min(ii[TMAX], ii[TT0] + ii[TTW] - 1))
 
     @property

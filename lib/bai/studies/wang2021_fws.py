@@ -40,6 +40,7 @@ from scipy import optimize
 from .. import plotting
 from ..algorithms import fws, lazy_tas, lingame
 from ..algorithms.fws_code import code_alternatives, fws_code, oracle_code
+from ..algorithms.glr import run_generator
 from ..algorithms.glr_baselines import uniform_glr
 from ..algorithms.lazy_tas_code import LT_EQ9, LT_THRESHOLD, lazy_tas_code
 from ..algorithms.lingame_c import lingame_c
@@ -142,6 +143,15 @@ def table1_configs(P) -> list[dict]:
             if i == "2e1" or r not in CODE_ONLY]
 
 
+def _generators(rng, n: int) -> list:
+    """One generator per run of a task: run ``r``'s :func:`bai.algorithms.glr.run_generator`
+    ``(base, r)`` with ``base`` one draw of ``rng`` (the derivation of the library's batch
+    functions), so that a run depends neither on the others nor on the deltas they read (a run
+    that continues to a smaller delta draws more noise)."""
+    base = int(rng.integers(2**63))
+    return [run_generator(base, r) for r in range(n)]
+
+
 def _rows(res, names, deltas) -> dict:
     T = np.asarray(res["T"])
     return {"thresholds": list(names), "deltas": [float(d) for d in deltas],
@@ -150,7 +160,8 @@ def _rows(res, names, deltas) -> dict:
 
 
 def table1_task(rng, *, instance: str, rule: str, batch: int, cap: int) -> dict:
-    """``batch`` runs of ``rule`` (:data:`RULES`) on Table 1's ``instance``: arrays
+    """``batch`` runs of ``rule`` (:data:`RULES`) on Table 1's ``instance``, each from its own
+    generator (RR: :func:`bai.algorithms.round_robin.round_robin_runs`'s spawned ones): arrays
     ``samples``, ``correct``, ``stopped`` of shape (batch, thresholds, deltas); XY-A's one
     "threshold" is its elimination rule."""
     rng = check_rng(rng)
@@ -166,23 +177,23 @@ def table1_task(rng, *, instance: str, rule: str, batch: int, cap: int) -> dict:
         names = ["heuristic"]
     else:
         runs = []
-        for _ in range(batch):
+        for g in _generators(rng, batch):
             if rule == "BC":
-                runs.append(fws.fws(env, rng, **kw))
+                runs.append(fws.fws(env, g, **kw))
             elif rule == "BC (code metric)":
-                runs.append(fws_code(env, rng, **kw))
+                runs.append(fws_code(env, g, **kw))
             elif rule == "BC (code estimate)":
-                runs.append(fws_code(env, rng, estimate="code", metric="exact", **kw))
+                runs.append(fws_code(env, g, estimate="code", metric="exact", **kw))
             elif rule == "BC (code)":
-                runs.append(fws_code(env, rng, estimate="code", **kw))
+                runs.append(fws_code(env, g, estimate="code", **kw))
             elif rule == "Lazy TaS (code)":
-                runs.append(lazy_tas_code(env, rng, threshold=LT_THRESHOLDS, **kw))
+                runs.append(lazy_tas_code(env, g, threshold=LT_THRESHOLDS, **kw))
             elif rule == "CG-C":
-                runs.append(lingame_c(env, rng, **kw))
+                runs.append(lingame_c(env, g, **kw))
             elif rule == "Lk-C":
-                runs.append(lingame.lingame(env, rng, **kw))
+                runs.append(lingame.lingame(env, g, **kw))
             else:
-                runs.append(xy_adaptive_code(env, rng, **kw))
+                runs.append(xy_adaptive_code(env, g, **kw))
         if rule == "XY-A":
             names = ["elimination"]
             out = {k: np.array([getattr(r, a)[None, :] for r in runs])
@@ -198,23 +209,24 @@ def table1_task(rng, *, instance: str, rule: str, batch: int, cap: int) -> dict:
 
 def thresholding_task(rng, *, rule: str, batch: int, cap: int) -> dict:
     """``batch`` runs of ``rule`` (:data:`E2_RULES`) on the code's E2, with the library's
-    thresholding query."""
+    thresholding query, each from its own generator."""
     rng = check_rng(rng)
     fn = E2_RULES[check_choice(rule, "rule", tuple(E2_RULES))]
     env, query = thresholding_instance()
-    runs = [fn(env, rng, query=query, deltas=list(DELTAS), max_samples=cap)
-            for _ in range(check_int(batch, "batch", minimum=1))]
+    runs = [fn(env, g, query=query, deltas=list(DELTAS), max_samples=cap)
+            for g in _generators(rng, check_int(batch, "batch", minimum=1))]
     return _rows({"T": [r.stopping_times for r in runs], "C": [r.corrects for r in runs],
                   "S": [r.stoppeds for r in runs]}, ["heuristic"], DELTAS)
 
 
 def unstructured_task(rng, *, rule: str, batch: int, cap: int) -> dict:
-    """``batch`` runs of ``rule`` (:data:`E3_RULES`) on the code's E3 (Gaussian)."""
+    """``batch`` runs of ``rule`` (:data:`E3_RULES`) on the code's E3 (Gaussian), each from
+    its own generator."""
     rng = check_rng(rng)
     fn = E3_RULES[check_choice(rule, "rule", tuple(E3_RULES))]
     env = unstructured_instance()
-    runs = [fn(env, rng, deltas=list(DELTAS), max_samples=cap)
-            for _ in range(check_int(batch, "batch", minimum=1))]
+    runs = [fn(env, g, deltas=list(DELTAS), max_samples=cap)
+            for g in _generators(rng, check_int(batch, "batch", minimum=1))]
     return _rows({"T": [r.stopping_times for r in runs], "C": [r.corrects for r in runs],
                   "S": [r.stoppeds for r in runs]}, ["heuristic"], DELTAS)
 

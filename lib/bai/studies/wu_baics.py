@@ -25,15 +25,18 @@ import pandas as pd
 
 from .. import lower_bounds as LB
 from .. import plotting
+from .. import engine_twins as twins
 from ..algorithms import baics
 from ..claims import NOT_REPRODUCED
+from ..environments import SubpopulationGaussian
 from ..instances import BAICS_EXAMPLES, baics_example
 from ..reported import wu_baics as PAPER
-from ..validation import check_rng
+from ..validation import check_int, check_rng
 from . import Grid, Study
 
 __all__ = ["STUDY", "PROFILES", "SETTINGS", "DELTA", "TAU_MAX", "N0", "READINGS", "READING_LABEL",
-           "GLR_LABEL", "SHORT", "task", "tidy", "select", "summary", "summaries", "describe"]
+           "GLR_LABEL", "SHORT", "task", "tidy", "select", "summary", "summaries", "describe",
+           "TWIN_TAU_MAX", "twin_settings", "compiled_t_a_scs", "twin_table"]
 
 # ---------------------------------------------------------------------------------------------
 # Profiles and settings
@@ -98,7 +101,7 @@ def quoted_constants() -> dict:
         out[f"{name}_smallest_delta"] = float(min(prof["sweep_deltas"]))
     rate = PAPER.CLAIMS["baics.e1.tascs_pcs.{reading}"].rule
     return {**out, "n_paper": N_PAPER, "tau_max": TAU_MAX, "n0": N0, "delta": DELTA,
-            "rate_alpha": round(1 - rate.level, 6)}
+            "rate_alpha": round(1 - rate.level, 6), "twin_tau_max": TWIN_TAU_MAX}
 
 
 def describe(env) -> pd.DataFrame:
@@ -409,6 +412,59 @@ def example1_checks(ex1: pd.DataFrame, limits: dict) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
+# The algorithm on the page and the compiled loop (issue 34)
+# ---------------------------------------------------------------------------------------------
+
+#: The cap of the twin check's runs under the printed reading (whose runs are long): the page's
+#: plain-Python loop then runs in seconds; the trajectories are compared up to the stop or the cap.
+TWIN_TAU_MAX = 1000
+
+
+def twin_settings() -> dict:
+    """The runs of the twin check (the page's T-a-SCS against the compiled one): reading ->
+    keyword arguments of :func:`bai.algorithms.baics.t_a_scs` (and of the page's function), the
+    paper's delta, n0 and step size; the printed reading (``spec``) with the cap
+    :data:`TWIN_TAU_MAX`, the ``forced`` one with the paper's."""
+    out = {}
+    for r in ("spec", "forced"):
+        proj, g = READINGS[r]
+        out[r] = {"delta": DELTA, "tau_max": TWIN_TAU_MAX if r == "spec" else TAU_MAX,
+                  "n0": N0, "step_size": SETTINGS["step_size"], "projection": proj,
+                  "glr_scale": g}
+    return out
+
+
+def compiled_t_a_scs(env, seed: int, **kwargs) -> twins.Trajectory:
+    """The compiled T-a-SCS that produced the chapter's numbers
+    (:func:`bai.algorithms.baics.t_a_scs`, as :func:`task` runs it) on
+    ``numpy.random.default_rng(seed)``, as a :class:`bai.engine_twins.Trajectory`: the cells ``(k, l)``
+    drawn after the warm-up, the stopping time and the recommendation."""
+    seed = check_int(seed, "seed", minimum=0)
+    r = baics.t_a_scs(env, np.random.default_rng(seed), record=True, **kwargs)
+    return twins.Trajectory([divmod(int(c), env.L) for c in r.cells], r.stopping_time,
+                            r.recommendation)
+
+
+def twin_table(page_t_a_scs, env, seeds=twins.SEEDS) -> pd.DataFrame:
+    """The twin check: the page's ``t_a_scs(env, rng, **kwargs) -> (cells, tau, k_hat)`` against
+    :func:`compiled_t_a_scs` on ``seeds``, under each reading of :func:`twin_settings`
+    (:func:`bai.twins.compare`; a column ``reading``)."""
+    if not callable(page_t_a_scs):
+        raise TypeError(f"page_t_a_scs must be the page's function t_a_scs(env, rng, **kwargs), "
+                        f"got {type(page_t_a_scs).__name__}")
+    if not isinstance(env, SubpopulationGaussian):
+        raise TypeError(f"env must be a bai.environments.SubpopulationGaussian, got "
+                        f"{type(env).__name__}")
+    seeds = twins.check_seeds(seeds)
+    out = []
+    for r, kw in twin_settings().items():
+        tab = twins.compare(lambda s, kw=kw: page_t_a_scs(env, np.random.default_rng(s), **kw),
+                            lambda s, kw=kw: compiled_t_a_scs(env, s, **kw), seeds)
+        out.append(tab.assign(reading=r))
+    return pd.concat(out, ignore_index=True)
+
+
+# ---------------------------------------------------------------------------------------------
 # The subgradient iteration alone (Sec. 4.1): why the projection matters
 # ---------------------------------------------------------------------------------------------
 
@@ -501,8 +557,9 @@ def configs_sweep(P) -> list[dict]:
 
 
 def task(rng, example, algorithm, projection, glr_scale, delta, tau_max, batch=1) -> dict:
-    """``batch`` runs of ``algorithm`` on the example called ``example`` (Sec. 5), one after
-    another from ``rng`` (a task is a batch: fewer, longer tasks).
+    """``batch`` runs of ``algorithm`` on the example called ``example`` (Sec. 5), run ``r`` from
+    its own generator (:func:`bai.algorithms.baics.run_generators`: a run does not depend on the
+    others; a task is a batch: fewer, longer tasks).
 
     Parameters
     ----------
@@ -533,7 +590,8 @@ def task(rng, example, algorithm, projection, glr_scale, delta, tau_max, batch=1
     if algorithm == "T-a-SCS":
         kw.update(projection=projection, step_size=SETTINGS["step_size"])
     env = baics_example(example)
-    res = [baics.run_algorithm(algorithm, env, rng, **kw).to_dict() for _ in range(batch)]
+    res = [baics.run_algorithm(algorithm, env, g, **kw).to_dict()
+           for g in baics.run_generators(rng, batch)]
     ran = {k: kw[k] for k in ("projection", "glr_scale") if k in kw}
     return {**{key: [r[key] for r in res] for key in FIELDS},
             "settings": json.dumps(ran, sort_keys=True)}
