@@ -1844,6 +1844,94 @@ EXEMPT.update({
     "bai.studies.wu_baics.twin_settings": _NOARG,
 })
 
+# -- issue 34: the readable algorithms of Soare, LinGapE, RAGE and racing (bai.twins) ------------
+
+
+def _chapter(name):
+    from pathlib import Path
+    return Path(__file__).resolve().parents[1] / "book" / "chapters" / f"{name}.md"
+
+
+def _traj(seed):
+    from bai.twins import Trajectory
+    return Trajectory([0, 1, seed % 2], 3, 0)
+
+
+def _page(chapter, *names):
+    from bai import twins
+    return twins.load_cells(_chapter(chapter), names)[names[-1]]
+
+
+def _ledger():
+    from bai.claims import ClaimsLedger
+    return ClaimsLedger("twins", "this book")
+
+
+CONTRACTS.update({
+    "bai.algorithms.common.checks_after": C(_m(n=10, stop=100, ratio=0.5, cap=100),
+                                            {"n": "count0", "stop": "count0", "ratio": "pos",
+                                             "cap": [0, -1, 1.5, "3"]}, ("n", "stop", "ratio")),
+    "bai.algorithms.common.run_generators": C(lambda: dict(rng=rng(), n_runs=2),
+                                              {"rng": "rng", "n_runs": "count"}, ("rng", "n_runs")),
+    "bai.algorithms.common.run_streams": C(lambda: dict(rng=rng(), n_runs=2),
+                                           {"rng": "rng", "n_runs": "count"}, ("rng", "n_runs")),
+    "bai.algorithms.soare.run_streams": C(lambda: dict(rng=rng(), n_runs=2),
+                                          {"rng": "rng", "n_runs": "count"}, ("rng", "n_runs")),
+    "bai.algorithms.soare.phase_ties": C(_m(tie_seed=3, history=[np.array([True, False, True])]),
+                                         {"tie_seed": "count0", "history": [[], None, 3]},
+                                         ("tie_seed", "history")),
+    "bai.twins.compare": C(lambda: dict(readable=_traj, compiled=_traj, seeds=2),
+                           {"readable": [None, 3], "compiled": [None, "f"],
+                            "seeds": [0, -1, 1.5, None, "2"]}, ("readable", "compiled", "seeds")),
+    "bai.twins.same": C(lambda: dict(a=_traj(0), b=_traj(0)), {"a": [None, (0, 1), 3],
+                                                               "b": [None, [0, 1]]}, ("a", "b")),
+    "bai.twins.cell_source": C(lambda: dict(path=_chapter("soare2014"), name="xy_static"),
+                               {"path": [None, "/no/such/chapter.md", 3],
+                                "name": [3, None, "", "no such", "not_on_the_page"]},
+                               ("path", "name")),
+    "bai.twins.load_cells": C(lambda: dict(path=_chapter("soare2014"), names=["xy_static"]),
+                              {"path": [None, "/no/such/chapter.md"],
+                               "names": [3, None, ["not_on_the_page"], [3]],
+                               "namespace": [3, "ns", [1]]}, ("path", "names")),
+    "bai.twins.record": C(lambda: dict(ledger=_ledger(), id="twin.x", algorithm="X",
+                                       summary={"holds": True, "seeds": 2, "identical": 2,
+                                                "speed_ratio": 1.0}),
+                          {"ledger": [None, 3, "ledger"], "summary": [None, {}, 3, {"seeds": 2}],
+                           "algorithm": [None, "", 3], "id": [None, "", 3]},
+                          ("ledger", "id", "algorithm", "summary")),
+    "bai.studies.soare2014.twin": C(lambda: dict(name="XY-static",
+                                                 fn=_page("soare2014", "xy_static"), seeds=1),
+                                    {"name": ["G-static", None, 3], "fn": [None, 3],
+                                     "seeds": [0, -1, 1.5, None]}, ("name", "fn")),
+    "bai.studies.xu2018_lingape.twin": C(lambda: dict(rule="greedy",
+                                                      fn=_page("xu2018_lingape", "empirical_best", "lingape"),
+                                                      seeds=1),
+                                         {"rule": ["nope", None, 3], "fn": [None, 3],
+                                          "seeds": [0, -1, 1.5, None]}, ("rule", "fn")),
+    "bai.studies.fiez2019_rage.twin": C(lambda: dict(fn=_page("fiez2019_rage", "rage"), seeds=1),
+                                        {"fn": [None, 3], "seeds": [0, -1, 1.5, None]}, ("fn",)),
+    "bai.studies.grover2018.twin": C(lambda: dict(feedback="full",
+                                                  fn=_page("grover2018", "update_arm_sets", "lil_racing"), seeds=1),
+                                     {"feedback": ["nope", None, 3], "fn": [None, 3],
+                                      "seeds": [0, -1, 1.5, None],
+                                      "reading": ["nope", None, 3]}, ("feedback", "fn")),
+    "bai.studies.grover2018.twin_env": C(_m(feedback="full"), {"feedback": ["nope", None, 3]},
+                                         ("feedback",)),
+})
+_RECORD = ("named record of a run's constants or state, built by the algorithm's checked face "
+           "from checked arguments (the compiled loop's input)")
+EXEMPT.update({
+    "bai.algorithms.lingape.LinGapESettings": _RECORD,
+    "bai.algorithms.lingape.LinGapEState": _RECORD,
+    "bai.algorithms.lingape.Rewards": _RECORD,
+    "bai.algorithms.racing.Delays": _RECORD,
+    "bai.algorithms.racing.RaceArms": _RECORD,
+    "bai.algorithms.racing.RaceSettings": _RECORD,
+    "bai.designs.GreedySettings": _RECORD,
+    "bai.twins.Trajectory": "record of one run a twin returns; bai.twins.compare and bai.twins.same "
+                            "check what they receive",
+})
+
 IN_PROGRESS_MODULES: set[str] = set()
 
 # Public names whose contract is still to be written: none left (issue 15). A name may be put

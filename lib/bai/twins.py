@@ -90,6 +90,9 @@ def compare(readable: Callable[[int], Trajectory], compiled: Callable[[int], Tra
     if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, bool):
         seeds = list(range(check_int(seeds, "seeds", minimum=1)))
     else:
+        if isinstance(seeds, (str, bytes)) or not hasattr(seeds, "__iter__"):
+            raise TypeError(f"seeds must be a number of seeds or a sequence of seeds, got "
+                            f"{type(seeds).__name__}")
         seeds = [check_int(s, "seeds", minimum=0) for s in seeds]
         if not seeds:
             raise ValueError("seeds must hold at least one seed")
@@ -116,7 +119,13 @@ def record(ledger, id: str, algorithm: str, summary: dict, *, section: str = "")
     """The identity check of ``algorithm`` as a book check of ``ledger``
     (:meth:`bai.claims.ClaimsLedger.qualitative`): decided by ``summary["holds"]`` (every seed
     identical), with the seeds and the speed ratio as details (information, never deciding)."""
-    if not isinstance(summary, dict) or "holds" not in summary:
+    if not callable(getattr(ledger, "qualitative", None)):
+        raise TypeError(f"ledger must be a bai.claims.ClaimsLedger, got {type(ledger).__name__}")
+    for value, name in ((id, "id"), (algorithm, "algorithm")):
+        if not isinstance(value, str) or not value:
+            raise TypeError(f"{name} must be a non-empty string, got {value!r}")
+    if not isinstance(summary, dict) or not {"holds", "seeds", "identical",
+                                             "speed_ratio"} <= set(summary):
         raise TypeError("summary must be the summary dict of bai.twins.compare")
     return ledger.qualitative(
         id, f"The {algorithm} on the page is the code that produced the chapter's numbers",
@@ -134,6 +143,8 @@ _CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(.*?)^```", re.S | re.M)
 def cell_source(path, name: str) -> str:
     """The source of the code cell of the MyST notebook ``path`` tagged ``readable`` that
     defines ``name`` (a ``def name(`` line); the cell's options are left out."""
+    if not isinstance(path, (str, Path)):
+        raise TypeError(f"path must be a chapter's MyST file, got {type(path).__name__}")
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"path must be a chapter's MyST file, got {str(path)!r}")
@@ -149,8 +160,8 @@ def cell_source(path, name: str) -> str:
         if re.search(rf"^def {name}\(", code, re.M):
             found.append(code)
     if len(found) != 1:
-        raise ValueError(f"{path.name} must have exactly one code cell tagged {TAG!r} that "
-                         f"defines {name}(), found {len(found)}")
+        raise ValueError(f"name {name!r}: {path.name} must have exactly one code cell tagged "
+                         f"{TAG!r} that defines {name}(), found {len(found)}")
     return found[0] + "\n"
 
 
@@ -158,8 +169,21 @@ def load_cells(path, names, namespace: dict | None = None) -> dict:
     """Execute the readable cells of ``path`` that define ``names`` (in that order) in
     ``namespace`` (a fresh dict by default) and return it: the page's own code."""
     ns = {} if namespace is None else namespace
+    if not isinstance(ns, dict):
+        raise TypeError(f"namespace must be a dict, got {type(namespace).__name__}")
     if isinstance(names, str):
         names = [names]
+    if not hasattr(names, "__iter__"):
+        raise TypeError(f"names must be a function name or a list of them, got "
+                        f"{type(names).__name__}")
+    names = list(names)
     for name in names:
-        exec(compile(cell_source(path, name), f"{Path(path).name}:{name}", "exec"), ns)
+        if not isinstance(name, str) or not name.isidentifier():
+            raise ValueError(f"names must hold names of functions, got {name!r}")
+    try:                                    # every cell is found before any of them runs
+        sources = [cell_source(path, name) for name in names]
+    except ValueError as exc:
+        raise ValueError(f"names: {exc}") from None
+    for name, source in zip(names, sources):
+        exec(compile(source, f"{Path(path).name}:{name}", "exec"), ns)
     return ns

@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..designs import greedy_allocation
-from ..validation import check_int, check_nonnegative, check_rng
+from ..validation import (check_int, check_nonnegative, check_optional_int, check_positive,
+                          check_rng)
 
 __all__ = ["RunResult", "RunsResult", "geometric_grid", "checks_after", "run_generators",
            "run_streams", "simulate_static_path"]
@@ -190,6 +191,10 @@ def checks_after(n: int, stop: int, ratio: float, cap: int | None = None) -> np.
     point), those at most ``stop``; with ``cap``, the cap itself is added as a last check when
     ``stop == cap`` is not a grid point. Unlike :func:`geometric_grid` the grid does not depend
     on ``stop``: the checks of a run are one sequence whatever the horizons it is computed in."""
+    n = check_int(n, "n", minimum=0)
+    stop = check_int(stop, "stop", minimum=0)
+    ratio = check_positive(ratio, "ratio")
+    cap = check_optional_int(cap, "cap", minimum=1)
     out = []
     while True:
         n = max(n + 1, int(math.ceil(n * (1.0 + ratio))))

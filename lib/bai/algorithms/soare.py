@@ -600,6 +600,8 @@ def phase_ties(tie_seed: int, history) -> np.random.Generator:
     phases before it, boolean masks), :func:`bai.algorithms.glr.run_generator`
     ``(tie_seed, j, crc)`` with ``j`` the phase index and ``crc`` the CRC-32 of the packed
     masks. Runs with the same history get the same ties, hence the same (cached) allocation."""
+    if isinstance(history, (str, bytes)) or not hasattr(history, "__iter__"):
+        raise TypeError(f"history must be a list of boolean masks, got {type(history).__name__}")
     masks = [np.asarray(h, dtype=bool) for h in history]
     if not masks:
         raise ValueError("history must hold at least the phase's own active set")

@@ -102,6 +102,8 @@ def zeta_constant() -> float:
 def settings_of(reading: str) -> dict:
     """The computation's settings of ``reading`` (:data:`bai.reported.grover2018.READINGS`):
     what a row checked under that reading passes as ``settings=`` to the ledger."""
+    if not isinstance(reading, str) or reading not in paper.READINGS:
+        raise ValueError(f"reading must be one of {sorted(paper.READINGS)}, got {reading!r}")
     return dict(paper.READINGS[reading].settings)
 
 
