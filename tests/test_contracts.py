@@ -1869,7 +1869,7 @@ def _ledger():
 
 CONTRACTS.update({
     "bai.algorithms.common.checks_after": C(_m(n=10, stop=100, ratio=0.5, cap=100),
-                                            {"n": "count0", "stop": "count0", "ratio": "pos",
+                                            {"n": "count0", "stop": "count0", "ratio": "nonneg",
                                              "cap": [0, -1, 1.5, "3"]}, ("n", "stop", "ratio")),
     "bai.algorithms.common.run_generators": C(lambda: dict(rng=rng(), n_runs=2),
                                               {"rng": "rng", "n_runs": "count"}, ("rng", "n_runs")),

@@ -451,6 +451,85 @@ def test_ctrl_c_ends_with_one_line_and_no_traceback(delay, after_first_line):
     assert lines and lines[-1].startswith("interrupted"), err[-2000:]
 
 
+def _session(sid: int) -> list[int]:
+    """The live processes of the session ``sid`` (read from /proc)."""
+    out = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == sid and fields[0] != "Z":
+            out.append(int(name))
+    return out
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
+def test_ctrl_c_ends_the_worker_pool_too():
+    """Ctrl-C while the chapter's tasks run in a worker pool: the command returns at once, with
+    its one line, and leaves no process behind (before, the pool's workers went on computing
+    with the terminal's pipes open, so a caller waiting for the output waited for them)."""
+    out = tempfile.mkdtemp()
+    p = subprocess.Popen([sys.executable, "-m", "bai", "reproduce", "bring_your_own",
+                          "--profile", "ci", "--out", out, "--jobs", "2"], cwd=ROOT,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True, env={**os.environ, "OPENBLAS_NUM_THREADS": "1"})
+    kernel_sessions = set()
+    try:
+        deadline = time.time() + 600
+        workers = []
+        while time.time() < deadline and not workers:
+            # the kernel runs in its own session: the pool's workers are its descendants
+            for pid in list(_descendants(p.pid)):
+                try:
+                    cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
+                except OSError:
+                    continue
+                if b"loky" in cmd or b"joblib" in cmd:
+                    workers.append(pid)
+            time.sleep(0.2)
+        assert workers, "no worker pool started"
+        kernel_sessions = {os.getsid(w) for w in workers if _alive(w)}
+        os.killpg(p.pid, signal.SIGINT)
+        _, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+    assert p.returncode == 130, err[-2000:]
+    assert "Traceback" not in err, err[-3000:]
+    time.sleep(1.0)
+    left = [pid for w in workers if _alive(w) for pid in [w]]
+    assert not left, f"workers left running after Ctrl-C: {left}"
+    assert not [pid for s in kernel_sessions for pid in _session(s)]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _descendants(root: int) -> set[int]:
+    parent = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat") as fh:
+                    parent[int(name)] = int(fh.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+    tree, frontier = set(), {root}
+    while frontier:
+        frontier = {pid for pid, pp in parent.items() if pp in frontier} - tree
+        tree |= frontier
+    return tree
+
+
 # ---------------------------------------------------------------------------------------------
 # 6. The harness tells its costs and traps
 # ---------------------------------------------------------------------------------------------

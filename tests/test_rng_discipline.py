@@ -70,18 +70,49 @@ def test_racing_runs_did_not_change():
     assert rng_golden.racing_cases() == GOLDEN["racing"]
 
 
+#: (algorithm, instance) -> why its distribution moved on purpose: not the random-number
+#: discipline but a fix that came with it, shown by its own test below
+EXPLAINED = {
+    ("RAGE", "soare_d4_w0.4"): "the designs are solved in the arms' own coordinates when they "
+    "span R^d: in the rotated basis used before, the solver left weights of 2e-10 on three arms "
+    "of the design of the active set {0, 4}, counted as support, so r(epsilon) was 100 instead "
+    "of 40 and that round had 100 pulls instead of 59 "
+    "(test_rage_support_is_not_inflated_by_rotated_coordinates)",
+}
+
+
 def test_the_renewal_was_statistically_neutral():
     """The recorded two-sample tests (``python tests/rng_golden.py --neutrality``): the starting
     main against this code, every algorithm on its instances, 1000 runs each: stopping times by
     Kolmogorov--Smirnov and Mann--Whitney, correct answers by Fisher's exact test; none rejects
-    after Holm's correction at 5%."""
+    after Holm's correction at 5%, but the cases of :data:`EXPLAINED` (a change on purpose,
+    with its own test)."""
     tests = NEUTRALITY["tests"]
     assert len(tests) == sum(len(a) for _, a in rng_golden.INSTANCES.values())
     assert all(t["runs"] >= 1000 for t in tests)
+    assert set(EXPLAINED) <= {(t["algorithm"], t["instance"]) for t in tests}
+    tests = [t for t in tests if (t["algorithm"], t["instance"]) not in EXPLAINED]
     m = len(tests)
     for col in ("ks p", "mann-whitney p", "fisher p"):
         p = np.sort([t[col] for t in tests])
         assert np.all(p * (m - np.arange(m)) > 0.05), col       # Holm's step-down
+
+
+def test_rage_support_is_not_inflated_by_rotated_coordinates():
+    """RAGE's round size takes r(epsilon) at the design's support: on soare_d4_w0.4 the design of
+    the active set {0, 4} has two arms in the arms' coordinates (this code) but five, three of
+    them at ~1e-10, in the rotated basis of span(X) used before."""
+    from bai.designs import PairwiseDifferences, solve_design
+
+    env = soare_benchmark(4, omega=0.4)
+    setup = RG._Setup(env, 0.05, 0.1, "fast", "paper")
+    lam, rho, p = setup.design(np.array([0, 4]))
+    assert p == 2 and RG.r_epsilon(p, 0.1) == 40
+    _, _, Vt = np.linalg.svd(env.X, full_matrices=False)
+    rot = solve_design(env.X @ Vt.T, PairwiseDifferences(env.Z[[0, 4]] @ Vt.T))
+    w = np.clip(rot.design, 0.0, None)
+    assert rot.value == pytest.approx(rho, rel=1e-6)            # the same design problem
+    assert np.count_nonzero(w) > 2 and np.sort(w / w.sum())[-3] < 1e-8
 
 
 # ---- a run's numbers depend on nothing else ------------------------------------------------

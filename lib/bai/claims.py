@@ -2665,7 +2665,8 @@ class ClaimsLedger:
                     value=None, reason: str = "", figure: str = "", section: str = "",
                     _record: bool = True, **details) -> Claim:
         """A predicate row decided by a computed bool ``holds``: a book check (role
-        ``"check"``), never a paper claim."""
+        ``"check"``, the book's own statement: ``details["origin"] = "book"``), never a paper
+        claim."""
         if not isinstance(holds, (bool, np.bool_)):
             raise TypeError(f"holds must be a bool computed from the results, got {holds!r}")
         rule = Holds(criterion)
@@ -2673,6 +2674,7 @@ class ClaimsLedger:
                               runs=None, counts=None)
         if value is not None:
             details["value"] = _finite(value, "value")
+        details["origin"] = "book"
         row = self._row(id, statement, source, rule, m, None, reason, figure, section, details)
         return self._add(self._relabel(row)) if _record else row
 

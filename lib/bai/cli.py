@@ -902,13 +902,15 @@ def _interrupted(message: str) -> int:
 
 
 def _end_kernels(timeout: float = 3.0) -> None:
-    """End the Jupyter kernels this process started, by their ids, read from ``/proc`` (Linux;
-    elsewhere nothing is done): SIGKILL (a kernel ended politely writes to the terminal), then
-    wait up to ``timeout`` seconds for them."""
+    """End the Jupyter kernels this process started and every process they started (the
+    experiments' worker pools), by their ids, read from ``/proc`` (Linux; elsewhere nothing is
+    done): SIGKILL (a kernel ended politely writes to the terminal; an orphaned worker would go on
+    computing, and hold the terminal's pipes, after the command has returned), then wait up to
+    ``timeout`` seconds for the kernels."""
     import signal
 
     me = os.getpid()
-    kids = []
+    parent, cmd = {}, {}
     try:
         names = os.listdir("/proc")
     except OSError:
@@ -918,22 +920,23 @@ def _end_kernels(timeout: float = 3.0) -> None:
             continue
         try:
             with open(f"/proc/{name}/stat") as fh:
-                ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
-            if ppid != me:
-                continue
+                parent[int(name)] = int(fh.read().rsplit(")", 1)[1].split()[1])
             with open(f"/proc/{name}/cmdline", "rb") as fh:
-                if b"ipykernel" not in fh.read():
-                    continue
+                cmd[int(name)] = fh.read()
         except (OSError, ValueError, IndexError):
             continue
-        kids.append(int(name))
-    for pid in kids:
+    kernels = [pid for pid, pp in parent.items() if pp == me and b"ipykernel" in cmd.get(pid, b"")]
+    tree, frontier = list(kernels), list(kernels)
+    while frontier:                       # every descendant of the kernels
+        frontier = [pid for pid, pp in parent.items() if pp in frontier and pid not in tree]
+        tree += frontier
+    for pid in tree:
         try:
             os.kill(pid, signal.SIGKILL)
         except OSError:
             pass
     end = time.time() + timeout
-    for pid in kids:
+    for pid in kernels:
         while time.time() < end:
             try:
                 done, _ = os.waitpid(pid, os.WNOHANG)

@@ -193,7 +193,7 @@ def checks_after(n: int, stop: int, ratio: float, cap: int | None = None) -> np.
     on ``stop``: the checks of a run are one sequence whatever the horizons it is computed in."""
     n = check_int(n, "n", minimum=0)
     stop = check_int(stop, "stop", minimum=0)
-    ratio = check_positive(ratio, "ratio")
+    ratio = check_nonnegative(ratio, "ratio")
     cap = check_optional_int(cap, "cap", minimum=1)
     out = []
     while True:
