@@ -153,16 +153,18 @@ def _before_lib(tmp: str) -> str:
     return str(Path(tmp) / "lib")
 
 
-def neutrality() -> dict:
-    """The two-sample tests of the renewal (module docstring)."""
+#: algorithms whose runs in a batch share decisions by design (XY-adaptive: a phase's tie-breaks
+#: are a function of the batch's tie seed and the phase's history, so runs with the same history
+#: share one allocation): a batch's runs are not independent samples, so they are also compared
+#: on 1000 batches of one run each (``python tests/rng_golden.py --independent``)
+INDEPENDENT = ("XY-adaptive (paper)", "XY-adaptive (no-reset)", "XY-adaptive (lingape-code)",
+               "XY-adaptive (rage-code)")
+INDEPENDENT_SEEDS = range(5000, 6000)
+
+
+def _rows(before: dict, now: dict) -> list:
     from scipy import stats
 
-    seeds = range(1000, 1000 + NEUTRALITY_BATCHES)
-    with tempfile.TemporaryDirectory(prefix="rng_before_") as tmp:
-        lib = _before_lib(tmp)
-        before = run_batches(seeds, BATCH, lib)
-        racing_before = racing_cases(lib)
-    now = run_batches(seeds, BATCH)
     rows = []
     for key in before:
         alg, inst = key.split("|")
@@ -182,13 +184,37 @@ def neutrality() -> dict:
                      "fisher p": float(stats.fisher_exact([[ca, a.size - ca],
                                                            [cb, b.size - cb]]).pvalue),
                      "identical": same})
+    return rows
+
+
+def independent() -> list:
+    """The two-sample tests of :data:`INDEPENDENT` on batches of one run."""
+    with tempfile.TemporaryDirectory(prefix="rng_before_") as tmp:
+        before = run_batches(INDEPENDENT_SEEDS, 1, _before_lib(tmp), algs=INDEPENDENT)
+    return _rows(before, run_batches(INDEPENDENT_SEEDS, 1, algs=INDEPENDENT))
+
+
+def neutrality() -> dict:
+    """The two-sample tests of the renewal (module docstring)."""
+    seeds = range(1000, 1000 + NEUTRALITY_BATCHES)
+    with tempfile.TemporaryDirectory(prefix="rng_before_") as tmp:
+        lib = _before_lib(tmp)
+        before = run_batches(seeds, BATCH, lib)
+        racing_before = racing_cases(lib)
+    now = run_batches(seeds, BATCH)
+    rows = _rows(before, now)
     return {"before": BEFORE, "batches": NEUTRALITY_BATCHES, "batch": BATCH, "tests": rows,
             "racing_identical": racing_before == racing_cases()}
 
 
 if __name__ == "__main__":
     PATH.parent.mkdir(exist_ok=True)
-    if "--neutrality" in sys.argv:
+    if "--independent" in sys.argv:
+        res = json.loads(NEUTRALITY.read_text())
+        res["independent"] = independent()
+        NEUTRALITY.write_text(json.dumps(res, separators=(",", ":")) + "\n")
+        print(res["independent"])
+    elif "--neutrality" in sys.argv:
         res = neutrality()
         NEUTRALITY.write_text(json.dumps(res, separators=(",", ":")) + "\n")
         import pandas as pd
