@@ -806,6 +806,8 @@ def compare(rules, instances, *, query=None, deltas=(0.1, 0.01, 0.001), n_runs: 
         capped, or more than ``10**7`` pulls in all), nothing otherwise; under ``python -m bai
         reproduce`` the command line shows it.
 
+    Notes
+    -----
     Every run's numbers depend on its identity only; an error in a run names the instance, the
     rule and the run. Elimination (``stopping`` or ``sampling_elimination``) with a threshold
     that is not time-uniform gives a :class:`ThresholdWarning`.

@@ -105,8 +105,8 @@ def compare(first, second, seeds=SEEDS, *, names=("readable", "compiled"),
 
     Parameters
     ----------
-    first, second : callable ``seed -> Trajectory`` (or a tuple ``(arms, stopping_time,
-        answer)``)
+    first, second : callable
+        ``seed -> Trajectory`` (or a tuple ``(arms, stopping_time, answer)``).
         Each builds its own generator from the seed (``numpy.random.default_rng(seed)``).
     seeds : iterable of non-negative ints
     names : (str, str)

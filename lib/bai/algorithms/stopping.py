@@ -13,7 +13,7 @@ r"""Stopping rules and their thresholds, as objects.
   checked on a grid (:data:`CHECK_T` x :data:`CHECK_DELTA`) before any run: finite,
   non-negative, non-decreasing in :math:`t` and non-increasing in :math:`\delta`; then again
   on every block of steps the engine tabulates (:meth:`Threshold.table`), and at every call
-  (:meth:`Threshold.__call__`), naming the threshold, :math:`t` and :math:`\delta` when it
+  (calling the threshold), naming the threshold, :math:`t` and :math:`\delta` when it
   fails, raises or returns no number. The engine relies on both monotonicities:
   one trajectory gives the stopping time of every :math:`\delta` because the first crossings
   are ordered in :math:`\delta`, and a value of :math:`\beta` computed at an earlier step is a
@@ -109,11 +109,13 @@ class Threshold:
         The name in result tables (default: the built-in name, or the function's name).
     time_uniform : bool, optional
         Whether :math:`P(\exists t: \text{the concentration fails at }\beta(t,\delta))\le\delta`
-        holds (a bound at every :math:`t` at once, which elimination stopping needs:
-        :func:`bai.arena.compare` warns when elimination meets a threshold that is not).
+        holds (a bound at every :math:`t` at once, which elimination stopping needs; the
+        function :func:`bai.arena.compare` warns when elimination meets a threshold that is not).
         Built-in: ``"mixture"`` is (Abbasi-Yadkori et al. 2011, Thm 1), the two heuristics are
         not proven to be; a function of yours is not unless you declare it (default False).
 
+    Notes
+    -----
     Every call validates its arguments (``t`` a finite number >= 1, ``delta`` in (0, 1)) and
     the value (a finite number >= 0); :meth:`table`, which fills the engine's tables of a user
     threshold, also checks that the values do not decrease in ``t`` nor in :math:`1/\delta`.

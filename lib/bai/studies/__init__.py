@@ -315,7 +315,7 @@ class Study:
         ``"printed"``, the others ``"alternative"`` with a note (``bai.reported.<paper>``).
     protocol : dict
         ``bai.reported.<paper>.PROTOCOL``: per experiment, the runs, deltas and grid the paper
-        prescribes; the grids name its entries (:attr:`Grid.protocol`). See :meth:`scale`.
+        prescribes; the grids name its entries (a grid's ``protocol``). See ``Study.scale``.
     """
 
     chapter: str

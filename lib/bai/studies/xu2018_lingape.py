@@ -1101,8 +1101,7 @@ TWIN_SEEDS = 5
 def twin(rule: str, fn, seeds=TWIN_SEEDS):
     """The identity check of the readable LinGapE ``fn`` (a cell of the chapter) with the rule
     ``rule``: on each seed, the compiled loop behind the chapter's numbers
-    (:func:`bai.algorithms.lingape.lingape` at the chapter's :data:`DELTA`, :data:`EPS`,
-    :data:`REG`) and ``fn`` from the same generator, run 0's of a batch
+    (:func:`bai.algorithms.lingape.lingape` at the chapter's ``DELTA``, ``EPS``, ``REG``) and ``fn`` from the same generator, run 0's of a batch
     (:func:`bai.algorithms.common.run_generators` of ``default_rng(seed)``). Returns
     :func:`bai.twins.compare`'s ``(table, summary)``."""
     from ..twins import Trajectory, compare
