@@ -82,7 +82,7 @@ DATA_SCRIPT = "claims_ledger_data.js"                  # written into _static at
 DATA_DIR = "data"                                      # the dataset, under the HTML root
 #: a finding's visible text is cut to this many words per field (the full text is in its
 #: collapsed details): statement, evidence, causes; about 150 words in all
-FINDING_WORDS = {"statement": 40, "reason": 40, "causes": 45}
+FINDING_WORDS = {"statement": 40, "reason": 40, "causes": 45, "paper": 20}
 #: rows beneath a finding listed in its details (the ledger has every one)
 FINDING_BENEATH = 6
 
@@ -587,8 +587,11 @@ def _finding(app, fromdoc, data, doc, pc, verdict, analogue: bool = False):
     box += where
     label = _label(pc)
     reading = (dec.get("reading") or pc.get("printed_reading") or "").strip()
-    line = _field("Paper", nodes.Text(format_paper_value(dec) if dec.get("paper_value")
-                                      is not None else format_paper_value(pc)))
+    paper_full = (format_paper_value(dec) if dec.get("paper_value") is not None
+                  else format_paper_value(pc))
+    # a value derived from many printed numbers lists every locator: cut, the whole in Details
+    paper, cut_p = _cut_words(paper_full, FINDING_WORDS["paper"])
+    line = _field("Paper", nodes.Text(paper))
     line += nodes.Text(" · ")
     line += nodes.strong("", "Ours: ")
     line += nodes.Text(ours_text(dec) + (f" (reading: {reading})" if reading else ""))
@@ -613,6 +616,8 @@ def _finding(app, fromdoc, data, doc, pc, verdict, analogue: bool = False):
     details += summary_node("", "Details")
     if cut_s:
         details += _field("Claim", nodes.Text(" ".join(pc.get("statement", "").split())))
+    if cut_p:
+        details += _field("Paper", nodes.Text(paper_full))
     if cut_r:
         details += _field("Evidence", nodes.Text(reason_full))
     if cut_c:
