@@ -103,9 +103,11 @@ test: $(STAMP)
 	$(MAKE) browser BOOK_HTML=$(CI_DIR)/book/_build/html
 
 # The browser tests (tests/browser) need a built book: `make browser` / `make test` run them.
+# The unit tests run on UNIT_WORKERS processes (pytest-xdist; auto = one per core).
+UNIT_WORKERS ?= auto
 unit: $(STAMP)
 	$(BIN)/python -m pytest tests -q --ignore=tests/browser --ignore=tests/test_claim_mutations.py \
-		-m "not wheel"
+		-m "not wheel" -n $(UNIT_WORKERS)
 	$(MAKE) unit-kernels
 
 # The library as a user installs it, and a launch-button twin that installs it itself.
