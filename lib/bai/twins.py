@@ -28,6 +28,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .engine_twins import check_seeds
 from .validation import check_int
 
 __all__ = ["Trajectory", "same", "compare", "record", "cell_source", "load_cells", "TAG"]
@@ -90,12 +91,7 @@ def compare(readable: Callable[[int], Trajectory], compiled: Callable[[int], Tra
     if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, bool):
         seeds = list(range(check_int(seeds, "seeds", minimum=1)))
     else:
-        if isinstance(seeds, (str, bytes)) or not hasattr(seeds, "__iter__"):
-            raise TypeError(f"seeds must be a number of seeds or a sequence of seeds, got "
-                            f"{type(seeds).__name__}")
-        seeds = [check_int(s, "seeds", minimum=0) for s in seeds]
-        if not seeds:
-            raise ValueError("seeds must hold at least one seed")
+        seeds = check_seeds(seeds)
     compiled(seeds[0])                      # compile and warm up
     rows = []
     for s in seeds:
