@@ -1932,6 +1932,13 @@ EXEMPT.update({
                             "check what they receive",
 })
 
+CONTRACTS.update({
+    "bai.claims.row_label": C(_m(row={"id": "c.x", "details": {"fields": {"alg": "G"}}},
+                                 claim_id="c"),
+                              {"row": [None, "c.x", 3, ["c.x"]], "claim_id": [None, 3, 1.5]},
+                              ("row", "claim_id")),
+})
+
 IN_PROGRESS_MODULES: set[str] = set()
 
 # Public names whose contract is still to be written: none left (issue 15). A name may be put

@@ -62,7 +62,7 @@ import bai.claims as _claims
 from bai.claims import (ALTERNATIVE_ONLY, AS_PRINTED, CHECK_VERDICTS, FAILS, HOLDS, INCONCLUSIVE,
                         NOT_COMPARABLE, NOT_REPRODUCED, PAPER_VERDICTS, SENTENCE_RULES,
                         count_checks, count_paper_claims, format_ours, format_paper_value,
-                        format_value, paper_claims)
+                        format_value, paper_claims, row_label)
 from bai.publish import claim_anchor, run_tables, write_dataset
 
 logger = logging.getLogger(__name__)
@@ -401,19 +401,7 @@ def _deciding(c: dict) -> dict:
 
 def _label(c: dict) -> str:
     """The configuration (experiment, algorithm, delta) of a claim's deciding row."""
-    label = c.get("label")
-    if label:
-        return str(label)
-    row = _deciding(c)
-    d = row.get("details") or {}
-    fields = d.get("fields") if isinstance(d.get("fields"), dict) else {}
-    parts = [f"{k} = {v}" for k, v in fields.items() if k != "reading"]
-    if "delta" in d and "delta" not in fields and isinstance(d["delta"], (int, float)):
-        parts.append(f"delta = {fmt(d['delta'])}")
-    if parts:
-        return ", ".join(parts)
-    rid, cid = row.get("id", ""), c.get("id", "")
-    return rid[len(cid) + 1:] if rid.startswith(cid + ".") else ""
+    return str(c.get("label") or row_label(_deciding(c), c.get("id", "")))
 
 
 def _resolution_text(c: dict) -> str:

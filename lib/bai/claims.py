@@ -61,6 +61,7 @@ from scipy import stats
 from .validation import check_delta, check_int, check_nonnegative
 
 __all__ = [
+    "row_label",
     "REPRODUCED",
     "NOT_REPRODUCED",
     "NOT_COMPARABLE",
@@ -2824,10 +2825,16 @@ def _covers(alternative: list[dict], printed: list[dict]) -> bool:
 _FIELD_NAMES = {"alg": "algorithm", "method": "algorithm", "exp": "experiment"}
 
 
-def _label(row: dict, claim_id: str) -> str:
-    """The configuration of ``row`` in words: its template fields (a field's ``<name>_name``
-    detail, or ``algorithm`` for ``alg``, when the row has one) and its delta; else its id's
-    suffix under the claim's, else its figure."""
+def row_label(row: dict, claim_id: str) -> str:
+    """The configuration of ``row`` (a :class:`Claim` as a dict) in words: its template fields
+    (a field's ``<name>_name`` detail, or ``algorithm`` for ``alg``, when the row has one) and
+    its delta; else its id's suffix under the claim ``claim_id``'s, else its figure. The label
+    of :func:`paper_claims`, the ledger pages and the dataset."""
+    if not isinstance(row, dict):
+        raise TypeError(f"row must be a dict (a Claim as in the JSON files), got "
+                        f"{type(row).__name__}")
+    if not isinstance(claim_id, str):
+        raise TypeError(f"claim_id must be a string, got {type(claim_id).__name__}")
     d = _details(row)
     fields = d.get("fields") if isinstance(d.get("fields"), dict) else {}
     parts = [f"{k} = {d.get(f'{k}_name', d.get(_FIELD_NAMES.get(k, ''), v))}"
@@ -2989,7 +2996,7 @@ def paper_claims(rows) -> list[dict]:
             "causes": next((r.get("causes") for r in printed if r.get("causes")), ""),
             "substitute": next((r.get("substitute") for r in printed if r.get("substitute")),
                                ""),
-            "deciding": deciding, "label": _label(deciding, cid),
+            "deciding": deciding, "label": row_label(deciding, cid),
             "rows": printed, "beneath": beneath})
     return out
 

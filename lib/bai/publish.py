@@ -37,7 +37,8 @@ from importlib import resources
 from pathlib import Path
 
 from .claims import (ALTERNATIVE_ONLY, AS_PRINTED, CHECK_VERDICTS, INCONCLUSIVE, NOT_COMPARABLE,
-                     NOT_REPRODUCED, PAPER_VERDICTS, format_ours, format_value, paper_claims)
+                     NOT_REPRODUCED, PAPER_VERDICTS, format_ours, format_value, paper_claims,
+                     row_label)
 
 __all__ = ["SCHEMA", "SCHEMA_VERSION", "COLUMNS", "RUNS_DIR", "claim_anchor", "save_runs",
            "dataset_rows", "write_dataset", "read_dataset", "recorded_dataset", "filter_rows",
@@ -253,20 +254,6 @@ def _number(x):
     return None
 
 
-def _row_label(row: dict, claim_id: str) -> str:
-    """A row's configuration in words: its template fields and its delta, else the suffix of
-    its id under the claim's."""
-    d = row.get("details") or {}
-    fields = d.get("fields") if isinstance(d.get("fields"), dict) else {}
-    parts = [f"{k} = {v}" for k, v in fields.items() if k != "reading"]
-    if "delta" in d and "delta" not in fields and isinstance(d["delta"], (int, float)):
-        parts.append(f"delta = {format_value(d['delta'])}")
-    if parts:
-        return ", ".join(parts)
-    rid = row.get("id", "")
-    return rid[len(claim_id) + 1:] if rid.startswith(claim_id + ".") else ""
-
-
 def _rule_kind(row: dict) -> str:
     data = (row.get("details") or {}).get("rule_data") or {}
     kind = data.get("kind") if isinstance(data, dict) else None
@@ -288,7 +275,7 @@ def _record(data: dict, row: dict, *, claim_id: str, claim_verdict: str, claim_r
         "claim_id": claim_id, "claim_verdict": claim_verdict, "claim_role": claim_role,
         "row_id": row.get("id", ""), "role": row.get("role", "printed"),
         "deciding": bool(deciding),
-        "label": label if label is not None else _row_label(row, claim_id),
+        "label": label if label is not None else row_label(row, claim_id),
         "statement": row.get("statement", ""), "source": row.get("source", ""),
         "paper_value": _number(row.get("paper_value")),
         "paper_locator": row.get("paper_source", "") or "",
