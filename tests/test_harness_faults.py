@@ -467,13 +467,50 @@ def _session(sid: int) -> list[int]:
     return out
 
 
+POOL_CHAPTER = """\
+---
+jupytext:
+  text_representation:
+    extension: .md
+    format_name: myst
+    format_version: 0.13
+kernelspec:
+  name: python3
+  display_name: Python 3
+  language: python
+---
+
+# A pool
+
+```{code-cell} ipython3
+:tags: [parameters]
+profile = "ci"
+```
+
+```{code-cell} ipython3
+import time
+from joblib import Parallel, delayed
+Parallel(n_jobs=2)(delayed(time.sleep)(600) for _ in range(2))
+```
+"""
+
+
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
 def test_ctrl_c_ends_the_worker_pool_too():
     """Ctrl-C while the chapter's tasks run in a worker pool: the command returns at once, with
     its one line, and leaves no process behind (before, the pool's workers went on computing
-    with the terminal's pipes open, so a caller waiting for the output waited for them)."""
+    with the terminal's pipes open, so a caller waiting for the output waited for them).
+
+    The chapter is a two-cell notebook whose tasks sleep in a joblib pool as a chapter's grid
+    computes in one (``run_experiment`` uses joblib's loky pool): the pool exists seconds after
+    the kernel starts, where a real chapter's first grid takes most of a minute to reach."""
+    book = Path(tempfile.mkdtemp()) / "book"
+    (book / "chapters").mkdir(parents=True)
+    (book / "_toc.yml").write_text("format: jb-book\nroot: intro\nchapters:\n"
+                                   "- file: chapters/pool\n")
+    (book / "chapters" / "pool.md").write_text(POOL_CHAPTER)
     out = tempfile.mkdtemp()
-    p = subprocess.Popen([sys.executable, "-m", "bai", "reproduce", "bring_your_own",
+    p = subprocess.Popen([sys.executable, "-m", "bai", "reproduce", "pool", "--book", str(book),
                           "--profile", "ci", "--out", out, "--jobs", "2"], cwd=ROOT,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          start_new_session=True, env={**os.environ, "OPENBLAS_NUM_THREADS": "1"})
