@@ -93,11 +93,22 @@ book: $(STAMP) notebooks $(MATHJAX)
 	BAI_STORE=$(BAI_STORE) $(BIN)/jupyter-book build book -n -W --keep-going
 	@echo "book: open book/_build/html/index.html"
 
-# The wheel test (tests/test_wheel.py: build, fresh venv, pip installs from PyPI) mostly waits on
-# the network and on one core: it runs beside the chapters, not after them.
+# The stages are laid out for 2 cores: the unit tests (a worker per core), the chapters (two at
+# a time), then two lanes side by side, one core each: the wheel test (tests/test_wheel.py:
+# build, fresh venv, pip installs, numba compiling in that venv) and the BLAS kernels' rerun,
+# beside the claims' mutation test, the strict build and the browser test (so the browser test
+# runs on a busy machine every time).
 test: $(STAMP)
-	$(MAKE) unit
-	$(MAKE) -j2 --output-sync=target chapters-ci wheel
+	$(MAKE) unit-tests
+	$(MAKE) chapters-ci
+	$(MAKE) -j2 --output-sync=target test-installed test-pages
+
+.PHONY: test-installed test-pages unit-tests
+test-installed: $(STAMP)
+	$(MAKE) wheel
+	$(MAKE) unit-kernels
+
+test-pages: $(STAMP)
 	$(MAKE) claims-ci
 	$(MAKE) book-ci
 	$(MAKE) browser BOOK_HTML=$(CI_DIR)/book/_build/html
@@ -106,9 +117,12 @@ test: $(STAMP)
 # The unit tests run on UNIT_WORKERS processes (pytest-xdist; auto = one per core).
 UNIT_WORKERS ?= auto
 unit: $(STAMP)
+	$(MAKE) unit-tests
+	$(MAKE) unit-kernels
+
+unit-tests: $(STAMP)
 	$(BIN)/python -m pytest tests -q --ignore=tests/browser --ignore=tests/test_claim_mutations.py \
 		-m "not wheel" -n $(UNIT_WORKERS)
-	$(MAKE) unit-kernels
 
 # The library as a user installs it, and a launch-button twin that installs it itself.
 .PHONY: wheel
