@@ -112,6 +112,14 @@ test-pages: $(STAMP)
 	$(MAKE) claims-ci
 	$(MAKE) book-ci
 	$(MAKE) browser BOOK_HTML=$(CI_DIR)/book/_build/html
+	$(MAKE) verdicts-ci
+
+# One chapter executed again, on two workers beside a busy process, against its first build by
+# chapters-ci (one worker): every verdict the same (tests/test_verdicts_everywhere.py).
+.PHONY: verdicts-ci
+verdicts-ci: $(STAMP)
+	BAI_REBUILD_CLAIMS_DIR=$(CI_DIR)/claims $(BIN)/python -m pytest tests/test_verdicts_everywhere.py \
+		-q -p no:cacheprovider
 
 # The browser tests (tests/browser) need a built book: `make browser` / `make test` run them.
 # The unit tests run on UNIT_WORKERS processes (pytest-xdist; auto = one per core).
@@ -122,7 +130,7 @@ unit: $(STAMP)
 
 unit-tests: $(STAMP)
 	$(BIN)/python -m pytest tests -q --ignore=tests/browser --ignore=tests/test_claim_mutations.py \
-		-m "not wheel" -n $(UNIT_WORKERS)
+		-m "not wheel and not rebuild" -n $(UNIT_WORKERS)
 
 # The library as a user installs it, and a launch-button twin that installs it itself.
 .PHONY: wheel
