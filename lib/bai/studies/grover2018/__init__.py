@@ -13,9 +13,9 @@ of the package's data, so that an edit of any of them (say :func:`make_env`) cha
 checkpoints' keys and a rerun recomputes. The chapter's tables and claim values are computed
 here too (``*_summary``, ``*_measures``), and its figures (``plot_*``).
 
-The package is split by role: :mod:`.settings` (profiles, readings, instances), :mod:`.tasks`
+The package is split by role: ``settings`` (profiles, readings, instances), ``tasks``
 (the coverage and split computations, the tasks, their grids and the identity check),
-:mod:`.tables` (tables, figures and the prose's values), :mod:`.verdicts` (the measurements the
+``tables`` (tables, figures and the prose's values), ``verdicts`` (the measurements the
 ledger's rows record); here, :data:`STUDY`, the :class:`bai.studies.Study` the chapter runs.
 """
 

@@ -5,16 +5,16 @@ The chapter (``book/chapters/tirinzoni2022_elimination.md``) derives selective a
 elimination; this package holds what it computes, each a pure function of its arguments, split
 by role:
 
-* :mod:`.settings`: the paper's settings, read from :mod:`bai.reported.tirinzoni2022`, and
+* ``settings``: the paper's settings, read from :mod:`bai.reported.tirinzoni2022`, and
   :data:`PROFILES`; the instances (:func:`table1_instance`, :func:`figure1_instance`: draws of
   the code's constructions, :func:`instance_table`);
-* :mod:`.tasks`: the derivation's one-trajectory illustration (:func:`piece_paths`,
+* ``tasks``: the derivation's one-trajectory illustration (:func:`piece_paths`,
   :func:`stopping_orders`): every stopping rule of Sec. 2 read off one trajectory, in the
   per-answer form of Eq. (5) and in the code's compact form; the tasks and grids of Table 1 and
   Figure 1;
-* :mod:`.tables`: the sampling sets of Sec. 3.1 against the code's (:func:`alpha_table`), the
+* ``tables``: the sampling sets of Sec. 3.1 against the code's (:func:`alpha_table`), the
   tables and figures of Table 1 and Figure 1 built from the runs;
-* :mod:`.verdicts`: the functions that record the ledger's rows;
+* ``verdicts``: the functions that record the ledger's rows;
 * here, :data:`STUDY`, the :class:`bai.studies.Study` the chapter runs.
 """
 

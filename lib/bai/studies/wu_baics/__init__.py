@@ -14,9 +14,9 @@ ledger decides the reading of the row.
 The examples E1 and E2 are built inside the task from their names
 (:func:`bai.instances.baics_example`), so a checkpoint is keyed by the instance's code.
 
-The package is split by role: :mod:`.settings` (profiles, settings, readings, instances),
-:mod:`.tasks` (the lower bound's computations, the task and its grids), :mod:`.tables` (tables
-and figures built from the runs), :mod:`.checks` (the measurements the ledger's rows record and
+The package is split by role: ``settings`` (profiles, settings, readings, instances),
+``tasks`` (the lower bound's computations, the task and its grids), ``tables`` (tables
+and figures built from the runs), ``checks`` (the measurements the ledger's rows record and
 the verdicts by reading); here, :data:`STUDY`, the :class:`bai.studies.Study` the chapter runs.
 """
 
