@@ -29,7 +29,7 @@ section of the chapter (``*_claims``), each returning the keyword arguments of i
 
 The package is split by role: ``settings`` (the paper's settings, the profiles, the methods of
 each figure and their instances), ``tasks`` (the methods' runners, the figures' task and
-:data:`GRIDS`, the identity check, the numerical checks of the derivations), ``tables`` (the
+``GRIDS``, the identity check, the numerical checks of the derivations), ``tables`` (the
 tables and figures built from the runs), ``verdicts`` (the measurements of the claims, one
 function per section, each returning the keyword arguments of its ledger rows); here,
 :data:`STUDY`, the :class:`bai.studies.Study` the chapter runs, and :func:`grid_overview`, its

@@ -26,7 +26,7 @@ unstructured experiments at the code's 1000 runs: nothing is smaller than the pa
 code). The compiled rules take about four CPU-minutes in all (``cpu_seconds`` of each task).
 
 The package is split by role: ``settings`` (the paper's settings, the rules, the profiles, the
-instances, the readings), ``tasks`` (the grids' tasks and :data:`GRIDS`, :math:`T^*` and the
+instances, the readings), ``tasks`` (the grids' tasks and ``GRIDS``, :math:`T^*` and the
 lower-bound column, Theorem 1's slope, Proposition 1), ``tables`` (the columns, tables, texts and
 figures built from the runs), ``verdicts`` (the functions that record the ledger's rows and the
 views of the ledger); here, :data:`STUDY`, the :class:`bai.studies.Study` the chapter runs, with

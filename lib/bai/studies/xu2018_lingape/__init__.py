@@ -22,7 +22,7 @@ and the replication, so splitting the list into grids changes no number.
 
 The package is split by role: ``settings`` (profiles, the paper's settings, Table 1's variants,
 the identity checks' instances), ``tasks`` (the strategies, the synthetic and click tasks, their
-configurations and :data:`GRIDS`, the computations around the confidence bounds and the
+configurations and ``GRIDS``, the computations around the confidence bounds and the
 complexity, the identity check), ``tables`` (tables and figures built from the runs),
 ``verdicts`` (the rows the ledger checks); here, :data:`STUDY`, the :class:`bai.studies.Study`
 the chapter runs.
