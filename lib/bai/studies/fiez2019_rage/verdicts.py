@@ -21,7 +21,7 @@ import pandas as pd
 from ...algorithms import rage as RG
 from ...reported import fiez2019 as REP
 from .settings import DELTA, EPSILON, FIG_METHODS, LB_FACTOR, PRINTED_SETTINGS, SPREAD_SETTINGS
-from .settings import _FIG_CODE  # private, see the report
+from .settings import _FIG_CODE  # private, crosses modules (issue 35)
 
 
 def loglog_slope(x, y, se=None) -> tuple[float, float]:

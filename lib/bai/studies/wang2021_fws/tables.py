@@ -24,7 +24,7 @@ from ...lower_bounds import kl_delta
 from ...reported import wang2021 as paper
 from .. import check_frame, check_params
 from .settings import BC_READINGS, D, DELTAS, PHI, TABLE_READINGS, reading_args, table1_instance
-from .settings import _settings_for  # private, see the report
+from .settings import _settings_for  # private, crosses modules (issue 35)
 
 
 _S = paper.VALUES["settings"]

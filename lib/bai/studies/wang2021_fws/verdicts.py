@@ -15,7 +15,7 @@ import pandas as pd
 
 from ...reported import wang2021 as paper
 from .settings import DELTAS, reading_args
-from .settings import _settings_for  # private, see the report
+from .settings import _settings_for  # private, crosses modules (issue 35)
 from .tasks import slope_bound
 from .tables import bc_slope, cells, column_table
 
