@@ -71,9 +71,9 @@ def test_adding_a_delta_does_not_change_another_run(monkeypatch):
     makes a run longer; the next run of the task is unchanged (before issue 34 it drew the noise
     that followed)."""
     kw = dict(instance="2e1", rule="BC", batch=2, cap=10**5)
-    monkeypatch.setattr(wang, "DELTAS", (0.1,))
+    monkeypatch.setattr(wang.tasks, "DELTAS", (0.1,))
     a = wang.table1_task(np.random.default_rng(3), **kw)
-    monkeypatch.setattr(wang, "DELTAS", (0.1, 1e-6))
+    monkeypatch.setattr(wang.tasks, "DELTAS", (0.1, 1e-6))
     b = wang.table1_task(np.random.default_rng(3), **kw)
     assert [s[0][0] for s in a["samples"]] == [s[0][0] for s in b["samples"]]
     assert b["samples"][0][0][1] > b["samples"][0][0][0]

@@ -338,7 +338,7 @@ def test_fixed_design_events_nest_and_m_star_is_the_first_cleared_step(monkeypat
     assert not ev.any().any()                 # the constants are conservative
     # a radius 100 times too narrow: the events happen, and Lemma 4's (the best arm dominated)
     # implies a violated direction of Prop. 1
-    monkeypatch.setattr(St, "soare_c", lambda sigma=1.0: 0.01 * E.soare_c(sigma))
+    monkeypatch.setattr(St.tasks, "soare_c", lambda sigma=1.0: 0.01 * E.soare_c(sigma))
     ev = St.fixed_design_events(2, 300, 200, 0, omega=0.3)
     assert ev["Prop. 1"].mean() > 0.5 and ev["Lemma 4"].any()
     assert not (ev["Lemma 4"] & ~ev["Prop. 1"]).any()
