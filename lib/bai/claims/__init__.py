@@ -55,11 +55,10 @@ here: ``bai.claims.X`` is the one path to use.
 
 from __future__ import annotations
 
-from .verdicts import (ALTERNATIVE_ONLY, AS_PRINTED, CHECK_VERDICTS, CLAIM_ROLES,
-                       CP_LEVEL, FAILS, HOLDS, INCONCLUSIVE, KINDS, NOT_COMPARABLE, NOT_REPRODUCED,
-                       ORIGINS, PAPER_VERDICTS, REPRODUCED, RESOLUTION, RESOLUTION_CRITERION,
-                       ROLES, ROW_VERDICTS, SENTENCE_RULES, TIME_MEASURES, VACUITY_CRITERION,
-                       VACUITY_FACTOR, clopper_pearson, format_resolution, format_value)
+from . import verdicts
+from .verdicts import (ALTERNATIVE_ONLY, CHECK_VERDICTS, FAILS, NOT_COMPARABLE, NOT_REPRODUCED,
+                       PAPER_VERDICTS, REPRODUCED, clopper_pearson, format_resolution,
+                       format_value)
 from .values import Derived, Printed, Reconstructed, Reference
 from .value_rules import Agrees, AtLeast, AtMost, Band, Spread, Tolerance
 from .rate_rules import BinomialAtMost, ErrorRate, Pathwise, TwoRates
@@ -75,6 +74,43 @@ from .ledger import ClaimsLedger
 from .verdicts import _CHECK_VERDICT  # noqa: F401
 from .values import _paper_value  # noqa: F401
 from .specs import _check_readings  # noqa: F401
+
+# The public constants of verdicts, documented here: the API reference reads a constant's
+# ``#:`` comment from the module it documents (bai.claims).
+#: The runs cannot tell (the interval straddles the bound, or the rule's resolution is coarser
+#: than :data:`RESOLUTION`); the row says what it would detect.
+INCONCLUSIVE = verdicts.INCONCLUSIVE
+#: The verdicts of one row (one rule applied to one measurement).
+ROW_VERDICTS = verdicts.ROW_VERDICTS
+#: The verdicts of a paper claim (computed from its rows by :func:`paper_claims`).
+AS_PRINTED = verdicts.AS_PRINTED
+#: Verdicts of a consistency check (the book's own statements, and the paper claims the
+#: criterion makes checks): a check holds or fails.
+HOLDS = verdicts.HOLDS
+#: A ledger reproduces a paper's claims, or records the book's own checks.
+KINDS = verdicts.KINDS
+#: The roles of a row under its paper claim (module docstring).
+ROLES = verdicts.ROLES
+#: The role of a paper claim (:func:`paper_claims`), computed by :data:`RESOLUTION_CRITERION`.
+CLAIM_ROLES = verdicts.CLAIM_ROLES
+#: Who states a spec's sentence: the paper (a paper claim) or the book (its own check).
+ORIGINS = verdicts.ORIGINS
+#: Measurements read off a clock: a row so declared (``measure=``) is never judged.
+TIME_MEASURES = verdicts.TIME_MEASURES
+#: The book's resolution: a paper claim is *reproduced* only when the rule that judges it would
+#: have detected a deviation of this fraction of the paper's value (:data:`RESOLUTION_CRITERION`).
+RESOLUTION = verdicts.RESOLUTION
+#: A bound met this many times over could not have failed (:data:`VACUITY_CRITERION`).
+VACUITY_FACTOR = verdicts.VACUITY_FACTOR
+#: Why a bound met ten times over is a check.
+VACUITY_CRITERION = verdicts.VACUITY_CRITERION
+#: The one criterion of every verdict, as the ledger page prints it.
+RESOLUTION_CRITERION = verdicts.RESOLUTION_CRITERION
+#: One rule per kind of sentence, across the book: ``(the paper says, we measure, rule)``.
+SENTENCE_RULES = verdicts.SENTENCE_RULES
+#: The level of the book's error-rate intervals: :func:`clopper_pearson` is two-sided at this
+#: level unless told otherwise (the arena's and ``bai.arena``'s "errors [95% CP]" columns).
+CP_LEVEL = verdicts.CP_LEVEL
 
 __all__ = [
     "row_label",

@@ -512,7 +512,7 @@ class ClaimsLedger:
         "unused_readings", "claims", "paper_claims"}`` atomically to ``path``."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        from . import __version__
+        from .. import __version__
 
         meta = {**self.meta, "seconds": round(time.perf_counter() - self._started, 1),
                 "finished": datetime.datetime.now(datetime.timezone.utc).isoformat(

@@ -9,14 +9,17 @@ The verdicts of a row, of a paper claim and of a check (``REPRODUCED`` ... ``HOL
 are printed (``format_value``, ``format_resolution``); and the argument checks every layer
 above uses (a finite number, a level, failures out of runs, a non-empty string, a list of
 claim dicts). The bottom of the package: it imports nothing of it.
+
+The public constants are documented where the API reference reads them, beside their
+re-export in the package's ``__init__`` (as ``bai.claims.<name>``).
 """
 
 from __future__ import annotations
 
 import math
 
-from scipy import stats
 import numpy as np
+from scipy import stats
 
 from ..validation import check_int
 
@@ -24,37 +27,22 @@ from ..validation import check_int
 REPRODUCED = "reproduced"
 NOT_REPRODUCED = "not reproduced"
 NOT_COMPARABLE = "not comparable"
-#: The runs cannot tell (the interval straddles the bound, or the rule's resolution is coarser
-#: than :data:`RESOLUTION`); the row says what it would detect.
 INCONCLUSIVE = "inconclusive"
-#: The verdicts of one row (one rule applied to one measurement).
 ROW_VERDICTS = (REPRODUCED, NOT_REPRODUCED, INCONCLUSIVE, NOT_COMPARABLE)
-#: The verdicts of a paper claim (computed from its rows by :func:`paper_claims`).
 AS_PRINTED = "reproduced as printed"
 ALTERNATIVE_ONLY = "reproduced under an alternative reading only"
 PAPER_VERDICTS = (AS_PRINTED, ALTERNATIVE_ONLY, NOT_REPRODUCED, INCONCLUSIVE, NOT_COMPARABLE)
-#: Verdicts of a consistency check (the book's own statements, and the paper claims the
-#: criterion makes checks): a check holds or fails.
 HOLDS = "holds"
 FAILS = "fails"
 CHECK_VERDICTS = (HOLDS, FAILS, INCONCLUSIVE, NOT_COMPARABLE)
-#: A ledger reproduces a paper's claims, or records the book's own checks.
 KINDS = ("reproduction", "check")
-#: The roles of a row under its paper claim (module docstring).
 ROLES = ("printed", "alternative", "evidence", "check")
-#: The role of a paper claim (:func:`paper_claims`), computed by :data:`RESOLUTION_CRITERION`.
 CLAIM_ROLES = ("reproduction", "check")
-#: Who states a spec's sentence: the paper (a paper claim) or the book (its own check).
 ORIGINS = ("paper", "book")
-#: Measurements read off a clock: a row so declared (``measure=``) is never judged.
 TIME_MEASURES = ("cpu", "wall")
 
-#: The book's resolution: a paper claim is *reproduced* only when the rule that judges it would
-#: have detected a deviation of this fraction of the paper's value (:data:`RESOLUTION_CRITERION`).
 RESOLUTION = 0.10
-#: A bound met this many times over could not have failed (:data:`VACUITY_CRITERION`).
 VACUITY_FACTOR = 10.0
-#: Why a bound met ten times over is a check.
 VACUITY_CRITERION = (
     "A bound met ten times over (our value, moved by its whole interval towards the bound, "
     "still a tenth of it or less for 'at most', ten times it for 'at least') could not have "
@@ -64,7 +52,6 @@ VACUITY_CRITERION = (
     "no effect at all would pass it. An error rate is never a check, however far below delta "
     "its Clopper-Pearson bound lies, and an identity checked against an independent "
     "computation always can fail.")
-#: The one criterion of every verdict, as the ledger page prints it.
 RESOLUTION_CRITERION = (
     f"A paper claim is reproduced only when the rule that judges it would have detected a "
     f"deviation of {RESOLUTION * 100:.0f} % from the paper's value. A referee reading 'reproduced' "
@@ -90,7 +77,6 @@ RESOLUTION_CRITERION = (
     f"fails as printed by the same criterion, however decisively it passes, and never when one "
     f"of the reading's own delta-correctness rows fails. No verdict reads a clock: a time "
     f"measured on one machine is not comparable.")
-#: One rule per kind of sentence, across the book: ``(the paper says, we measure, rule)``.
 SENTENCE_RULES = (
     ("a printed number", "our mean ± SE",
      "Tolerance: half a unit of the number's last printed digit (or the stated reading precision "
@@ -131,8 +117,6 @@ _CHECK_VERDICT = {REPRODUCED: HOLDS, NOT_REPRODUCED: FAILS, NOT_COMPARABLE: NOT_
                   INCONCLUSIVE: INCONCLUSIVE, HOLDS: HOLDS, FAILS: FAILS}
 
 
-#: The level of the book's error-rate intervals: :func:`clopper_pearson` is two-sided at this
-#: level unless told otherwise (the arena's and ``bai.arena``'s "errors [95% CP]" columns).
 CP_LEVEL = 0.95
 
 
