@@ -29,6 +29,7 @@ import importlib
 import inspect
 import pkgutil
 import re
+import sys
 from pathlib import Path
 
 from docutils import nodes
@@ -158,7 +159,33 @@ class BaiApiIndexDirective(SphinxDirective):
         return container.children
 
 
+def _split_package_docs(app, what, name, obj, options, lines):
+    """A constant of a package split into files (``bai.claims``, ``bai.studies.<chapter>``) has
+    its ``#:`` comment where it is defined, in a submodule, which autodoc does not read: the
+    comment is found there; a constant with none shows nothing rather than its type's docstring
+    (``dict``'s, which is no reStructuredText)."""
+    if what != "data" or "." not in name:
+        return
+    modname, attr = name.rsplit(".", 1)
+    mod = sys.modules.get(modname)
+    if mod is None or not hasattr(mod, "__path__"):
+        return
+    from sphinx.pycode import ModuleAnalyzer
+
+    for info in pkgutil.iter_modules(mod.__path__, modname + "."):
+        try:
+            docs = ModuleAnalyzer.for_module(info.name).find_attr_docs()
+        except Exception:  # noqa: BLE001 - a submodule without source: nothing to read
+            continue
+        if ("", attr) in docs:
+            lines[:] = [ln for ln in docs[("", attr)]]
+            return
+    if type(obj).__doc__ and "\n".join(lines).strip() == inspect.cleandoc(type(obj).__doc__):
+        lines[:] = []
+
+
 def setup(app):
+    app.connect("autodoc-process-docstring", _split_package_docs)
     app.add_directive("bai-api", BaiApiDirective)
     app.add_directive("bai-api-index", BaiApiIndexDirective)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
