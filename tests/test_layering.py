@@ -72,7 +72,8 @@ def imports(root: Path):
     out = []
     for m, p in modules.items():
         pkg = m if p.name == "__init__.py" else m.rsplit(".", 1)[0]
-        for node in ast.walk(ast.parse(p.read_text(), str(p))):
+        tree = ast.parse(p.read_text(), str(p))
+        for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom):
                 if node.level:
                     base = pkg.split(".")[:len(pkg.split(".")) - (node.level - 1)]
@@ -93,7 +94,7 @@ def imports(root: Path):
                         out.append((m, a.name, None, node.lineno))
         # ``alias._name`` where ``alias`` is a module of the package imported by name
         aliases = {}
-        for node in ast.walk(ast.parse(p.read_text(), str(p))):
+        for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom):
                 if node.level:
                     base = pkg.split(".")[:len(pkg.split(".")) - (node.level - 1)]
@@ -107,7 +108,7 @@ def imports(root: Path):
                 for a in node.names:
                     if a.asname and a.name in modules:
                         aliases[a.asname] = a.name
-        for node in ast.walk(ast.parse(p.read_text(), str(p))):
+        for node in ast.walk(tree):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
                     and node.value.id in aliases:
                 out.append((m, aliases[node.value.id], node.attr, node.lineno))
