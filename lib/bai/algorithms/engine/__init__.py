@@ -48,8 +48,7 @@ import inspect
 import math
 import numbers
 import time
-import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numba
 import numpy as np
@@ -57,20 +56,20 @@ from numba import types
 from numba.experimental import structref
 from numba.extending import overload_attribute
 
-from .. import queries as Q
-from ..environments import GaussianLinearBandit
-from ..validation import check_int, check_names, check_rng, strict_keywords
-from . import stopping as ST
-from .common import RunsResult
-from .glr import (GLRResult, _matvec, _sm_scaled_buf, _sm_scaled_row, check_deltas, check_env,
-                  cholesky_small, ctrack, design_inverse, greedy_arm, quad, quad_cols, quad_row,
-                  rows_dot, rows_sub, run_generator, simulate_runs, spanner, stable_key)
+from ... import queries as Q
+from ...environments import GaussianLinearBandit
+from ...validation import check_int, check_names, check_rng, strict_keywords
+from .. import stopping as ST
+from ..glr import (GLRResult, _matvec, _sm_scaled_row, check_deltas, check_env, design_inverse,
+                   quad_cols, quad_row, rows_dot, rows_sub, run_generator, simulate_runs, spanner,
+                   stable_key)
 
 __all__ = ["Engine", "EngineType", "CompiledRule", "SamplingRule", "RuleState", "simulate",
            "simulate_runs", "run_generator", "stable_key", "register", "RULES", "RuleEntry",
            "library_rule", "drive", "observe", "step", "piece_vector", "piece_norm",
            "piece_dot", "closest_piece", "alt_values", "alt_grad", "plugin_design",
            "width_beta", "answer_key", "SQ_REFRESH"]
+
 
 #: the denominators are recomputed from :math:`V^{-1}` at least every this many pulls
 SQ_REFRESH = 1024
