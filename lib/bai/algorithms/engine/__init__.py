@@ -53,8 +53,6 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 from numba import types
-from numba.experimental import structref
-from numba.extending import overload_attribute
 
 from ... import queries as Q
 from ...environments import GaussianLinearBandit
@@ -63,113 +61,17 @@ from .. import stopping as ST
 from ..glr import (GLRResult, _matvec, _sm_scaled_row, check_deltas, check_env, design_inverse,
                    quad_cols, quad_row, rows_dot, rows_sub, run_generator, simulate_runs, spanner,
                    stable_key)
+from .state import (ARM, BAD_ARM, DEN, DONE, EFULL, ESEL, Engine, EngineType, FIELDS, H, HQ, HQOK,
+                    INITIAL, IN_CHOOSE, IN_OBSERVE, IN_UPDATE, KIND, LAM, LEN, LOGDET, LOGLW, MEFF,
+                    MIX, NACT, NL, NP, NS, NT, NW, N_FF, N_II, PAUSED, PHASE, PMAX, QM, QX, REG,
+                    SAMP, SERIAL, SIGMA, SIGMA2, SQOK, SQ_REFRESH, SR_FULL, SR_LLR, SR_SEL, STAT, T,
+                    TMAX, TT0, TTW, U, WS, _new_engine)
 
 __all__ = ["Engine", "EngineType", "CompiledRule", "SamplingRule", "RuleState", "simulate",
            "simulate_runs", "run_generator", "stable_key", "register", "RULES", "RuleEntry",
            "library_rule", "drive", "observe", "step", "piece_vector", "piece_norm",
            "piece_dot", "closest_piece", "alt_values", "alt_grad", "plugin_design",
            "width_beta", "answer_key", "SQ_REFRESH"]
-
-
-#: the denominators are recomputed from :math:`V^{-1}` at least every this many pulls
-SQ_REFRESH = 1024
-
-# slots of the integer scalars ``eng.ii``
-(T, TMAX, NP, SERIAL, MIX, SQOK, HQ, HQOK, KIND, QM, LEN, PMAX, H, ESEL, EFULL, SAMP, NACT,
- TT0, TTW, MEFF, NS, NT, NL, NW, ARM, WS, PHASE) = range(27)
-N_II = 27
-# what the driving loop is calling (``eng.ii[PHASE]``): an error in a rule names its method
-IN_CHOOSE, IN_OBSERVE, IN_UPDATE = 1, 2, 3
-# what the driving loop returns
-DONE, PAUSED, BAD_ARM = 1, 0, 2
-# slots of the float scalars ``eng.ff``
-LOGDET, STAT, U, LAM, SIGMA, SIGMA2, QX, DEN, LOGLW, REG = range(10)
-N_FF = 10
-#: the initial pulls (:func:`simulate`'s ``initial``)
-INITIAL = ("spanner", "all")
-# stopping-rule kinds (bai.algorithms.stopping)
-SR_LLR, SR_SEL, SR_FULL = 0, 1, 2
-
-
-# ---------------------------------------------------------------------------------------------
-# The engine state: a numba structured reference with named fields
-# ---------------------------------------------------------------------------------------------
-
-
-@structref.register
-class EngineType(types.StructRef):
-    """The numba type of :class:`Engine`."""
-
-    def preprocess_fields(self, fields):
-        return tuple((name, types.unliteral(typ)) for name, typ in fields)
-
-
-class Engine(structref.StructRefProxy):
-    r"""The state of one run (module docstring), built by :func:`simulate`. Its fields, read by
-    compiled rules as ``eng.<name>``:
-
-    * the instance: ``X`` (K, d), ``Z`` (M, d), ``true_means`` (K; for the noise only: a rule must
-      not read it);
-    * the statistics: ``N`` (K, int), ``V``, ``Vinv``, ``Minv`` (:math:`(V+\lambda I)^{-1}`,
-      mixture threshold), ``S``, ``theta`` (d), ``v`` (M, :math:`Z\hat\theta`), ``u``
-      (:math:`V^{-1}x` of the last pull), ``cz`` (M, :math:`Zu`), ``wk`` (work);
-    * the empirical answer and its pieces: ``code`` (the answer's code), per piece ``ph`` (its
-      half-space), ``pi``, ``pj``, ``ps``, ``pb`` (normal :math:`a_p=p_s(z_{p_i}-z_{p_j})`,
-      offset :math:`b_p`), ``pv`` (the normals, ``(P, d)``), ``gap`` (:math:`g_p`), ``sq`` (:math:`\|a_p\|^2_{V^{-1}}`), ``gl``
-      (GLR), ``act`` (1: active for the sampling rule); ``hq`` (every half-space's denominator,
-      when tracked);
-    * the stopping rules: ``tkind``, ``logL`` (thresholds, :math:`\log(1/\delta)` sorted
-      increasing), ``srule``, ``ptr``, ``stop_t``, ``stop_rec``, ``stop_N``, ``blow`` (lower
-      bounds of :math:`\beta`), ``esel``, ``efull`` (elimination levels), ``fcnt``, ``fdec``
-      (full elimination's certificates), ``utab``, ``wkind``, ``wtab`` (tabulated user
-      thresholds, width thresholds);
-    * scalars in ``ii`` and ``ff``, read through the attributes ``eng.t``, ``eng.K``, ``eng.d``,
-      ``eng.M``, ``eng.n_pieces``, ``eng.answer``, ``eng.sigma``, ``eng.sigma2``, ``eng.stat``,
-      ``eng.logdet``.
-    """
-
-
-FIELDS = ("X", "Z", "true_means", "ii", "ff", "V", "Vinv", "Minv", "S", "theta", "N", "v", "cz",
-          "u", "wk", "code", "ph", "pi", "pj", "ps", "pb", "pv", "gap", "sq", "gl", "act", "hq",
-          "tkind", "logL", "srule", "ptr", "stop_t", "stop_rec", "stop_N", "blow", "esel",
-          "efull", "fcnt", "fdec", "utab", "wkind", "wtab", "Xt", "Zt", "pvt", "ppos", "hlive",
-          "wR", "wa", "wb", "wrk", "stop_ws", "nelimf", "hist")
-structref.define_proxy(Engine, EngineType, list(FIELDS))
-
-
-def _attr(name, body):
-    @overload_attribute(EngineType, name)
-    def _ov(eng):
-        return body
-    return _ov
-
-
-_attr("t", lambda eng: eng.ii[T])
-_attr("K", lambda eng: eng.X.shape[0])
-_attr("d", lambda eng: eng.X.shape[1])
-_attr("M", lambda eng: eng.Z.shape[0])
-_attr("n_pieces", lambda eng: eng.ii[NP])
-_attr("answer", lambda eng: eng.ii[SERIAL])
-_attr("sigma", lambda eng: eng.ff[SIGMA])
-_attr("sigma2", lambda eng: eng.ff[SIGMA2])
-_attr("stat", lambda eng: eng.ff[STAT])
-_attr("logdet", lambda eng: eng.ff[LOGDET])
-
-
-@numba.njit(cache=True)
-def _new_engine(X, Z, true_means, ii, ff, V, Vinv, Minv, S, theta, N, v, cz, u, wk, code, ph, pi,
-                pj, ps, pb, pv, gap, sq, gl, act, hq, tkind, logL, srule, ptr, stop_t, stop_rec,
-                stop_N, blow, esel, efull, fcnt, fdec, utab, wkind, wtab, Xt, Zt, pvt, ppos, hlive,
-                wR, wa, wb, wrk, stop_ws, nelimf, hist):
-    return Engine(X, Z, true_means, ii, ff, V, Vinv, Minv, S, theta, N, v, cz, u, wk, code, ph,
-                  pi, pj, ps, pb, pv, gap, sq, gl, act, hq, tkind, logL, srule, ptr, stop_t,
-                  stop_rec, stop_N, blow, esel, efull, fcnt, fdec, utab, wkind, wtab, Xt, Zt, pvt,
-                  ppos, hlive, wR, wa, wb, wrk, stop_ws, nelimf, hist)
-
-
-# ---------------------------------------------------------------------------------------------
-# Compiled core: thresholds
-# ---------------------------------------------------------------------------------------------
 
 
 @numba.njit(cache=True, inline="always")
@@ -221,11 +123,6 @@ def _advance(eng, j, e, g, t, nL):
         else:
             return e
     return e
-
-
-# ---------------------------------------------------------------------------------------------
-# Compiled core: statistics, answer, pieces
-# ---------------------------------------------------------------------------------------------
 
 
 @numba.njit(cache=True, inline="always")
@@ -517,11 +414,6 @@ def _estimate(eng):
             if val < stat:
                 stat = val
     ff[STAT] = stat
-
-
-# ---------------------------------------------------------------------------------------------
-# Compiled core: stopping rules
-# ---------------------------------------------------------------------------------------------
 
 
 @numba.njit(cache=True, inline="always")
@@ -975,11 +867,6 @@ def drive(rule, eng, rs, rng, t_limit: int) -> int:
 _ENTRY: dict = {}
 
 
-# ---------------------------------------------------------------------------------------------
-# The toolkit of compiled rules
-# ---------------------------------------------------------------------------------------------
-
-
 @numba.njit(cache=True)
 def closest_piece(eng):
     """The active piece of smallest GLR (first on ties): the alternative the data resolve
@@ -1107,11 +994,6 @@ def answer_key(code):
     for q in range(code.shape[0]):
         h = (h ^ code[q]) * np.int64(1099511628211)
     return h
-
-
-# ---------------------------------------------------------------------------------------------
-# Python side: rules
-# ---------------------------------------------------------------------------------------------
 
 
 class SamplingRule:
@@ -1370,11 +1252,6 @@ def check_rule(rule, arg: str = "rule"):
     return _check_python_rule(rule, arg)
 
 
-# ---------------------------------------------------------------------------------------------
-# Python side: one run
-# ---------------------------------------------------------------------------------------------
-
-
 class _Run:
     """The arrays of one run and its :class:`Engine`."""
 
@@ -1612,6 +1489,14 @@ def _run_python(rule, run, state, rng):
             return
 
 
+def _live_halfspaces(kind, M) -> np.ndarray:
+    """Full elimination's half-spaces not yet eliminated: all but the pairs (i, i)."""
+    live = np.ones(Q.n_halfspaces(kind, M), dtype=np.uint8)
+    if kind != Q.KIND_THRESHOLDING:
+        live[np.arange(M) * (M + 1)] = 0
+    return live
+
+
 def _check_applicable(rule, query, samp: int) -> None:
     allowed = rule.queries if isinstance(rule, CompiledRule) else None
     if allowed is not None and not isinstance(query, allowed):
@@ -1792,14 +1677,6 @@ def simulate(rule, env, rng, *, query=None, deltas=(0.1,), threshold="heuristic"
                    rule.result_cls if isinstance(rule, CompiledRule) else GLRResult)
 
 
-def _live_halfspaces(kind, M) -> np.ndarray:
-    """Full elimination's half-spaces not yet eliminated: all but the pairs (i, i)."""
-    live = np.ones(Q.n_halfspaces(kind, M), dtype=np.uint8)
-    if kind != Q.KIND_THRESHOLDING:
-        live[np.arange(M) * (M + 1)] = 0
-    return live
-
-
 def _work(a) -> tuple:
     """``(stopping, sampling)`` work of a run's cells ``(nS, nT, nL)`` (sorted deltas): the
     minimisations each stopping rule performed until it stopped (or the end of the run), and
@@ -1807,6 +1684,8 @@ def _work(a) -> tuple:
     samp = a["stop_ws"].copy()
     samp[a["stop_rec"][..., 0] < 0] = a["ii"][WS]
     return a["wrk"].copy(), samp
+
+
 _ENGINE_OPTIONS = ("query", "deltas", "threshold", "stopping", "sampling_elimination",
                    "max_samples", "regularization", "initial")
 
@@ -1896,11 +1775,6 @@ def _result(name, env, query, deltas, thresholds, stoppings, axis, stop_t, stop_
         corrects=sel(correct), stoppeds=sel(stopped), counts_at_stop=sel(stop_N).copy(),
         samples=int(samples.max()), info=info, query=query, stoppings=stoppings,
         has_stopping_axis=axis)
-
-
-# ---------------------------------------------------------------------------------------------
-# The registry of the library's rules
-# ---------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
