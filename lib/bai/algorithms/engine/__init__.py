@@ -66,63 +66,13 @@ from .state import (ARM, BAD_ARM, DEN, DONE, EFULL, ESEL, Engine, EngineType, FI
                     MIX, NACT, NL, NP, NS, NT, NW, N_FF, N_II, PAUSED, PHASE, PMAX, QM, QX, REG,
                     SAMP, SERIAL, SIGMA, SIGMA2, SQOK, SQ_REFRESH, SR_FULL, SR_LLR, SR_SEL, STAT, T,
                     TMAX, TT0, TTW, U, WS, _new_engine)
+from .thresholds import _advance, width_beta
 
 __all__ = ["Engine", "EngineType", "CompiledRule", "SamplingRule", "RuleState", "simulate",
            "simulate_runs", "run_generator", "stable_key", "register", "RULES", "RuleEntry",
            "library_rule", "drive", "observe", "step", "piece_vector", "piece_norm",
            "piece_dot", "closest_piece", "alt_values", "alt_grad", "plugin_design",
            "width_beta", "answer_key", "SQ_REFRESH"]
-
-
-@numba.njit(cache=True, inline="always")
-def beta_at(eng, j, k, t):
-    r""":math:`\beta_j(t,\delta_k)` of stopping threshold ``j`` at the ``k``-th :math:`\delta`
-    (sorted by increasing :math:`\log(1/\delta)`). The mixture threshold as
-    :math:`(1+u)\frac12\log\det+(1+u)\log(1/\delta)` (the engine's historical rounding)."""
-    kind = eng.tkind[j]
-    if kind == ST.KIND_USER:
-        return eng.utab[j, k, t - eng.ii[TT0]]
-    if kind == ST.KIND_MIXTURE:
-        u = eng.ff[U]
-        return (1.0 + u) * 0.5 * eng.ff[LOGDET] + (1.0 + u) * eng.logL[k]
-    return ST.beta_builtin(kind, t, eng.logL[k], eng.ff[LOGDET], eng.ff[U])
-
-
-@numba.njit(cache=True, inline="always")
-def width_beta(eng):
-    r"""The largest of the width thresholds at :math:`\delta_w` and the current :math:`t`: the
-    confidence level of the LinGapE and LinGIFA rules (their width is
-    :math:`\sigma\sqrt{2\beta}`)."""
-    t = eng.ii[T]
-    out = 0.0
-    for w in range(eng.wkind.shape[0]):
-        kind = eng.wkind[w]
-        if kind == ST.KIND_USER:
-            b = eng.wtab[w, t - eng.ii[TT0]]
-        elif kind == ST.KIND_MIXTURE:
-            u = eng.ff[U]
-            b = (1.0 + u) * 0.5 * eng.ff[LOGDET] + (1.0 + u) * eng.ff[LOGLW]
-        else:
-            b = ST.beta_builtin(kind, t, eng.ff[LOGLW], eng.ff[LOGDET], eng.ff[U])
-        out = max(out, b)
-    return out
-
-
-@numba.njit(cache=True, inline="always")
-def _advance(eng, j, e, g, t, nL):
-    """The number of deltas (from ``e`` on) whose threshold ``j`` the value ``g`` exceeds at
-    ``t``; :math:`\\beta` is evaluated only when ``g`` exceeds its cached lower bound."""
-    blow = eng.blow
-    while e < nL:
-        if g <= blow[j, e]:
-            return e
-        b = beta_at(eng, j, e, t)
-        blow[j, e] = b
-        if g > b:
-            e += 1
-        else:
-            return e
-    return e
 
 
 @numba.njit(cache=True, inline="always")
