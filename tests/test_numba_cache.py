@@ -90,9 +90,9 @@ def _run(tmp_path, cache: str):
 
 def test_a_change_in_the_engine_reaches_a_kernel_of_another_module(tmp_path):
     """LinGapE's compiled rule (glr_baselines.py) inlines the engine's ``width_beta``
-    (engine/thresholds.py). After a change in ``width_beta`` only, the run with the rule's compiled code on
-    disk must equal a run compiled afresh (numba alone would load the old rule: its own file
-    did not change)."""
+    (engine/thresholds.py). After a change in ``width_beta`` only, the run with the rule's
+    compiled code on disk must equal a run compiled afresh (numba alone would load the old
+    rule: its own file did not change)."""
     shutil.copytree(LIB, tmp_path / "lib" / "bai",
                     ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
     before = _run(tmp_path, "warm")

@@ -39,93 +39,40 @@ the batch functions derive run ``r``'s generator from their generator and ``r``,
 the seed and the run's identity (instance, rule, run index) with stable keys
 (:func:`stable_key`, CRC-32 of names), so that adding a :math:`\delta`, a threshold, a rule or an
 instance never changes another cell.
+
+The package's modules, bottom-up (each imports only from those above it):
+
+* :mod:`~bai.algorithms.engine.state`: the state record (:class:`Engine`), its slots and codes;
+* :mod:`~bai.algorithms.engine.thresholds`: :math:`\beta` of the stopping and width thresholds;
+* :mod:`~bai.algorithms.engine.statistics`: a pull's update, the empirical answer, the pieces;
+* :mod:`~bai.algorithms.engine.stopping_rules`: the GLR test and elimination's bookkeeping;
+* :mod:`~bai.algorithms.engine.loop`: :func:`observe`, :func:`step`, :func:`drive`;
+* :mod:`~bai.algorithms.engine.toolkit`: what a compiled rule reads off the state;
+* :mod:`~bai.algorithms.engine.rules`: :class:`SamplingRule`, :class:`CompiledRule`,
+  :class:`RuleState`;
+* :mod:`~bai.algorithms.engine.one_run`: one run's arrays and its two drivers;
+* :mod:`~bai.algorithms.engine.simulation`: :func:`simulate` (checks, trajectories, result);
+* :mod:`~bai.algorithms.engine.rule_registry`: :data:`RULES`, :func:`register`,
+  :func:`library_rule`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from ...validation import strict_keywords
 from ..glr import run_generator, simulate_runs, spanner, stable_key
-from .state import Engine, EngineType, FIELDS, KIND, NACT, NP, QM, QX, SAMP, SQ_REFRESH, WS
+from .state import (FIELDS, KIND, NACT, NP, QM, QX, SAMP, SQ_REFRESH, WS, Engine,
+                    EngineType)
 from .thresholds import width_beta
 from .statistics import _estimate, piece_dot, piece_norm, piece_vector
 from .loop import _init_pulls, drive, observe, step
 from .toolkit import alt_grad, alt_values, answer_key, closest_piece, plugin_design
 from .rules import CompiledRule, RuleState, SamplingRule, check_rule
 from .one_run import _Run
-from .simulation import (_ENGINE_OPTIONS, _check_applicable, check_initial, check_regularization,
-                         simulate)
+from .simulation import (_ENGINE_OPTIONS, _check_applicable, check_initial,
+                         check_regularization, simulate)
+from .rule_registry import RULES, RuleEntry, library_rule, register, rule_function
 
 __all__ = ["Engine", "EngineType", "CompiledRule", "SamplingRule", "RuleState", "simulate",
            "simulate_runs", "run_generator", "stable_key", "register", "RULES", "RuleEntry",
            "library_rule", "drive", "observe", "step", "piece_vector", "piece_norm",
            "piece_dot", "closest_piece", "alt_values", "alt_grad", "plugin_design",
            "width_beta", "answer_key", "SQ_REFRESH"]
-
-
-@dataclass(frozen=True)
-class RuleEntry:
-    """A library rule under the GLR stopping rules: its name, paper, the single-run and batch
-    functions, whether its paper proves it asymptotically optimal, and the queries it runs."""
-
-    name: str
-    paper: str
-    run: object
-    runs: object
-    rule: object = None
-    optimal: bool = False
-    queries: tuple = None
-    key: str = ""
-
-    def applies(self, query) -> bool:
-        """Whether the rule is defined for ``query`` (an instance or a class)."""
-        if self.queries is None:
-            return True
-        cls = query if isinstance(query, type) else type(query)
-        return issubclass(cls, self.queries)
-
-
-#: every library rule, by display name, in the order of registration (the arena's order)
-RULES: dict = {}
-
-
-def register(name: str, run, runs, *, paper: str, rule=None, optimal: bool = False,
-             queries: tuple = None) -> RuleEntry:
-    """Declare a library rule (once, in its module): the arena, :func:`bai.arena.compare`, the
-    benchmark and the tests find it in :data:`RULES`. Its single-run function is kept behind
-    :func:`bai.validation.strict_keywords` (a misspelt option names itself and the known
-    ones)."""
-    if name in RULES and getattr(RULES[name].run, "__wrapped__", RULES[name].run) is not run:
-        raise ValueError(f"a rule named {name!r} is already registered")
-    entry = RuleEntry(name=name, paper=paper, run=strict_keywords(run), runs=runs, rule=rule,
-                      optimal=optimal, queries=queries, key=run.__name__)
-    RULES[name] = entry
-    return entry
-
-
-def library_rule(name: str) -> RuleEntry:
-    """The registered rule ``name`` (a ``ValueError`` listing them otherwise)."""
-    if not isinstance(name, str) or name not in RULES:
-        raise ValueError(f"name {name!r} is not a library rule; the library's rules are: "
-                         f"{', '.join(RULES)}")
-    return RULES[name]
-
-
-def rule_function(rule, *, name: str = None, doc: str = ""):
-    """The single-run function ``f(env, rng, *, query=None, deltas=(0.1,), threshold=...,
-    stopping="llr", sampling_elimination=None, max_samples=10**7, regularization=0.0,
-    initial="spanner", **options)`` of a compiled
-    rule (what each rule module exports)."""
-
-    def run(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", stopping="llr",
-            sampling_elimination=None, max_samples: int = 10**7, regularization: float = 0.0,
-            initial: str = "spanner", **options):
-        return simulate(rule, env, rng, query=query, deltas=deltas, threshold=threshold,
-                        stopping=stopping, sampling_elimination=sampling_elimination,
-                        max_samples=max_samples, regularization=regularization,
-                        initial=initial, **options)
-
-    run.__name__ = name or rule.name
-    run.__doc__ = doc
-    return run
