@@ -40,20 +40,15 @@ the seed and the run's identity (instance, rule, run index) with stable keys
 (:func:`stable_key`, CRC-32 of names), so that adding a :math:`\delta`, a threshold, a rule or an
 instance never changes another cell.
 
-The package's modules, bottom-up (each imports only from those above it):
-
-* :mod:`~bai.algorithms.engine.state`: the state record (:class:`Engine`), its slots and codes;
-* :mod:`~bai.algorithms.engine.thresholds`: :math:`\beta` of the stopping and width thresholds;
-* :mod:`~bai.algorithms.engine.statistics`: a pull's update, the empirical answer, the pieces;
-* :mod:`~bai.algorithms.engine.stopping_rules`: the GLR test and elimination's bookkeeping;
-* :mod:`~bai.algorithms.engine.loop`: :func:`observe`, :func:`step`, :func:`drive`;
-* :mod:`~bai.algorithms.engine.toolkit`: what a compiled rule reads off the state;
-* :mod:`~bai.algorithms.engine.rules`: :class:`SamplingRule`, :class:`CompiledRule`,
-  :class:`RuleState`;
-* :mod:`~bai.algorithms.engine.one_run`: one run's arrays and its two drivers;
-* :mod:`~bai.algorithms.engine.simulation`: :func:`simulate` (checks, trajectories, result);
-* :mod:`~bai.algorithms.engine.rule_registry`: :data:`RULES`, :func:`register`,
-  :func:`library_rule`.
+The package's modules, bottom-up (each imports only from those before it): ``state`` (the
+state record, its slots and codes), ``thresholds`` (:math:`\beta` of the stopping and width
+thresholds), ``statistics`` (a pull's update, the empirical answer, its pieces),
+``stopping_rules`` (the GLR test, elimination's levels and certificates), ``loop`` (the
+driving loop: :func:`observe`, :func:`step`, :func:`drive`), ``toolkit`` (what a compiled rule
+reads off the state), ``rules`` (the two kinds of rule and the state they read), ``one_run``
+(one run's arrays and its two drivers), ``simulation`` (:func:`simulate`: its checks, the
+trajectories, the result), ``rule_registry`` (the library's rules in :data:`RULES`, how they
+are registered and looked up).
 """
 
 from __future__ import annotations
