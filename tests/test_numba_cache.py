@@ -90,14 +90,14 @@ def _run(tmp_path, cache: str):
 
 def test_a_change_in_the_engine_reaches_a_kernel_of_another_module(tmp_path):
     """LinGapE's compiled rule (glr_baselines.py) inlines the engine's ``width_beta``
-    (engine.py). After a change in ``width_beta`` only, the run with the rule's compiled code on
-    disk must run the changed code, not the old machine code (numba alone would load the old
+    (engine/thresholds.py). After a change in ``width_beta`` only, the run with the rule's
+    compiled code on disk must run the changed code, not the old machine code (numba alone would load the old
     rule: its own file did not change)."""
     shutil.copytree(LIB, tmp_path / "lib" / "bai",
                     ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
     before = _run(tmp_path, "warm")
     assert list((tmp_path / "warm").rglob("glr_baselines*.nbc"))        # the kernel is cached
-    engine = tmp_path / "lib" / "bai" / "algorithms" / "engine.py"
+    engine = tmp_path / "lib" / "bai" / "algorithms" / "engine" / "thresholds.py"
     src = engine.read_text()
     old = "    out = 0.0\n    for w in range(eng.wkind.shape[0]):"
     assert src.count(old) == 1
