@@ -405,7 +405,7 @@ def test_large_k_runs_take_the_lowmem_path(monkeypatch):
     def boom(*args):
         raise AssertionError("the dense K x K kernel must not run at large K")
 
-    monkeypatch.setattr(LG, "_lingape_kernel", boom)
+    monkeypatch.setattr(LG.run, "_lingape_kernel", boom)  # where _lingape_dense looks it up
     monkeypatch.setattr(LG, "ratio_weights", boom)
     X = _many_arms(3000)
     env = GaussianLinearBandit(X=X, theta=np.array([1.0, 0.0]))
