@@ -30,8 +30,9 @@ CALLS = eval("{" + rng_golden._calls_source() + "}")
 
 def test_no_kernel_draws_from_numpys_global_state():
     """The compiled kernels take the run's generator: no global seeding, no global draws."""
-    files = ["designs.py"] + [f"algorithms/{m}.py" for m in ("soare", "lingape", "rage", "racing",
-                                                              "common", "xy_adaptive_code")]
+    files = [str(p.relative_to(LIB)) for p in sorted(LIB.glob("designs/*.py"))] + [
+        f"algorithms/{m}.py" for m in ("soare", "lingape", "rage", "racing", "common",
+                                       "xy_adaptive_code")]
     pattern = re.compile(r"np\.random\.(seed|randint|standard_normal|random|rand|randn|normal|"
                          r"uniform|binomial|multinomial)\(")
     found = {f: pattern.findall((LIB / f).read_text()) for f in files}
