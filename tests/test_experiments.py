@@ -291,7 +291,7 @@ def test_changing_a_library_file_recomputes(tmp_path, monkeypatch):
     run(helpers.marked, n_runs=1, checkpoint_dir=ckpt, name="lib")
     run(helpers.marked, n_runs=1, checkpoint_dir=ckpt, name="lib")
     assert ran() == len(GRID)
-    module = copy / "designs.py"
+    module = copy / "designs" / "solvers.py"
     module.write_text(module.read_text() + "\n# a library fix\n")
     run(helpers.marked, n_runs=1, checkpoint_dir=ckpt, name="lib")
     assert ran() == 2 * len(GRID)
