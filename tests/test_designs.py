@@ -636,7 +636,7 @@ def test_certificate_with_many_arms_equals_the_full_lp(monkeypatch):
     X = rng.standard_normal((1500, 4))
     Z = X[:60]
     fast = D.solve_design(X, D.PairwiseDifferences(Z))
-    monkeypatch.setattr(D, "_CERT_ALL_ARMS", 10**9)
+    monkeypatch.setattr(D.solvers, "_CERT_ALL_ARMS", 10**9)
     full = D.solve_design(X, D.PairwiseDifferences(Z))
     assert fast.status == full.status == "optimal"
     assert fast.value == pytest.approx(full.value, rel=1e-7)
@@ -697,7 +697,7 @@ def test_solve_design_is_robust_to_rounding_jitter(monkeypatch, seed):
         E = rng.standard_normal(B.shape) * 1e-13
         return B * (1.0 + 0.5 * (E + E.T))
 
-    monkeypatch.setattr(D, "_inv_spd", jittered)
+    monkeypatch.setattr(D.solvers, "_inv_spd", jittered)
     X, Y = _oracle_problem(seed)
     res = D.solve_design(X, Y)
     assert res.status == "optimal"

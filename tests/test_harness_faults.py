@@ -390,7 +390,7 @@ def test_bad_set_values_fail_before_the_kernel_starts(setting, message, capsys, 
     def no_kernel(*a, **k):
         raise AssertionError("the kernel started")
 
-    monkeypatch.setattr(cli, "execute", no_kernel)
+    monkeypatch.setattr(cli.commands, "execute", no_kernel)
     assert cli.main(["reproduce", "bring_your_own", "--profile", "ci", "--set", setting,
                      "--out", str(Path(tempfile.mkdtemp()))]) == 2
     err = capsys.readouterr().err
@@ -401,7 +401,7 @@ def test_an_unwritable_out_fails_before_the_kernel_starts(capsys, monkeypatch, t
     def no_kernel(*a, **k):
         raise AssertionError("the kernel started")
 
-    monkeypatch.setattr(cli, "execute", no_kernel)
+    monkeypatch.setattr(cli.commands, "execute", no_kernel)
     for out in ("/proc/bai-out", "/sys/bai-out"):
         if not Path(out).parent.exists():
             continue
@@ -583,7 +583,7 @@ def _no_runs(*a, **k):
 def test_the_cost_is_told_before_any_run(monkeypatch):
     import bai.arena as A
 
-    monkeypatch.setattr(A, "run_experiment", _no_runs)
+    monkeypatch.setattr(A.harness, "run_experiment", _no_runs)
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
         with pytest.raises(_Stop):
@@ -603,7 +603,7 @@ def test_the_cost_is_told_before_any_run(monkeypatch):
 def test_a_plain_python_rule_with_many_pulls_is_told(monkeypatch):
     import bai.arena as A
 
-    monkeypatch.setattr(A, "run_experiment", _no_runs)
+    monkeypatch.setattr(A.harness, "run_experiment", _no_runs)
     env = instances.soare_benchmark(5, omega=0.01)       # T* in the thousands
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")

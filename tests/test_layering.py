@@ -137,8 +137,6 @@ KNOWN_UPWARD = {
     ("bai.algorithms.rage", "bai.reported.fiez2019"),
     ("bai.algorithms.registry", "bai.reported.fiez2019"),
     ("bai.algorithms.registry", "bai.reported.soare2014"),
-    # the arena's error rates use the Clopper-Pearson bound, which belongs in estimation
-    ("bai.arena", "bai.claims"),
     # H_epsilon (LinGapE's complexity) needs LinGapE's ratio weights, which live with LinGapE
     ("bai.lower_bounds", "bai.algorithms.lingape"),
 }
@@ -147,28 +145,33 @@ KNOWN_UPWARD = {
 #: (importer, owner, name). The compiled building blocks (Sherman-Morrison updates, products)
 #: belong in one shared kernels module (issue 35, item 4).
 KNOWN_PRIVATE = {
-    ("bai.algorithms.baics", "bai.lower_bounds", name)
-    for name in ("_alt_eval", "_alt_value", "_best_feasible", "_check_weights",
-                 "_no_feasible_weights")
+    ("bai.algorithms.baics.kernel", "bai.lower_bounds", name)
+    for name in ("_alt_value", "_best_feasible", "_no_feasible_weights")
+} | {
+    ("bai.algorithms.baics.quantities", "bai.lower_bounds", name)
+    for name in ("_alt_eval", "_check_weights")
 } | {
     ("bai.algorithms.code_protocol", "bai.algorithms.fws", "_is_square"),
-    ("bai.algorithms.engine", "bai.algorithms.glr", "_matvec"),
-    ("bai.algorithms.engine", "bai.algorithms.glr", "_sm_scaled_buf"),
-    ("bai.algorithms.engine", "bai.algorithms.glr", "_sm_scaled_row"),
+    ("bai.algorithms.engine.loop", "bai.algorithms.glr", "_sm_scaled_row"),
+    ("bai.algorithms.engine.statistics", "bai.algorithms.glr", "_matvec"),
+    ("bai.algorithms.engine.statistics", "bai.algorithms.glr", "_sm_scaled_row"),
+    ("bai.algorithms.engine.toolkit", "bai.algorithms.glr", "_sm_scaled_row"),
     ("bai.algorithms.fws", "bai.algorithms.glr", "_sm_scaled_row"),
     ("bai.algorithms.fws_code", "bai.algorithms.code_protocol", "_best"),
     ("bai.algorithms.fws_code", "bai.algorithms.code_protocol", "_fw_direction"),
     ("bai.algorithms.fws_code", "bai.algorithms.code_protocol", "_is_square"),
 } | {
     # read through a module alias (``module._name``)
-    ("bai.algorithms.engine", "bai.queries", "_ranks_before"),
+    ("bai.algorithms.engine.stopping_rules", "bai.queries", "_ranks_before"),
     ("bai.algorithms.glr", "bai.algorithms.stopping", "_BUILTIN"),
-    ("bai.arena", "bai.algorithms.engine", "_check_applicable"),
+    ("bai.arena.harness", "bai.algorithms.engine", "_check_applicable"),
     ("bai.studies.grover2018.settings", "bai.reported.grover2018", "_F1A_SLACK"),
     ("bai.studies.grover2018.settings", "bai.reported.grover2018", "_F1C_SLACK"),
 } | {
-    ("bai.algorithms.soare", "bai.designs", name)
-    for name in ("_greedy_apply", "_greedy_pick", "_refresh", "_spanning_arms")
+    ("bai.algorithms.soare.adaptive", "bai.designs", name)
+    for name in ("_greedy_apply", "_greedy_pick", "_refresh")
+} | {
+    ("bai.algorithms.soare.eq11", "bai.designs", "_spanning_arms"),
 }
 
 

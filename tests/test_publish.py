@@ -261,7 +261,7 @@ def test_cli_ledger_errors_are_clear(ledgers, tmp_path, monkeypatch):
     def no_root(start=None):
         raise cli.CLIError("no book")
 
-    monkeypatch.setattr(cli, "find_root", no_root)
+    monkeypatch.setattr(cli.commands, "find_root", no_root)
     monkeypatch.setattr(publish, "recorded_dataset", lambda: None)
     code, _, err = run_cli("ledger")
     assert code == 2 and "no claims dataset" in err and "make book" in err
@@ -271,7 +271,7 @@ def test_cli_ledger_reads_the_build_then_the_recorded_dataset(ledgers, tmp_path,
     book = tmp_path / "repo"
     (book / "book").mkdir(parents=True)
     (book / "book" / "_toc.yml").write_text("root: intro\n")
-    monkeypatch.setattr(cli, "find_root", lambda start=None: book)
+    monkeypatch.setattr(cli.commands, "find_root", lambda start=None: book)
     recorded = tmp_path / "recorded" / "claims.json"
     publish.write_dataset(ledgers[:1], recorded.parent)
     monkeypatch.setattr(publish, "recorded_dataset", lambda: recorded)

@@ -46,7 +46,8 @@ import numba
 import numpy as np
 from scipy.special import zeta
 
-from .validation import as_matrix, as_vector, check_delta, check_int, check_nonnegative, check_positive
+from .validation import (as_matrix, as_vector, check_delta, check_in_interval, check_int,
+                         check_nonnegative, check_positive)
 
 __all__ = [
     "LeastSquares",
@@ -72,6 +73,8 @@ __all__ = [
     "lil_radius",
     "baics_threshold",
     "baics_threshold_kernel",
+    "CP_LEVEL",
+    "clopper_pearson",
 ]
 
 
@@ -567,3 +570,24 @@ def baics_threshold(t, delta) -> float:
     t = check_int(t, "t", minimum=1)
     delta = check_delta(delta)
     return float(baics_threshold_kernel(t, delta))
+
+
+#: The level of every Clopper--Pearson interval of the book (error rates and their bounds).
+CP_LEVEL = 0.95
+
+
+def clopper_pearson(k: int, n: int, level: float = CP_LEVEL) -> tuple[float, float]:
+    """Two-sided Clopper--Pearson interval for a binomial proportion ``k / n``, at ``level``
+    (default :data:`CP_LEVEL`; Clopper and Pearson 1934): the ``(1 - level) / 2`` and
+    ``(1 + level) / 2`` quantiles of the beta distributions that bound the proportion."""
+    from scipy import stats
+
+    k = check_int(k, "k", minimum=0)
+    n = check_int(n, "n", minimum=1)
+    if k > n:
+        raise ValueError(f"k must be at most n = {n}, got {k}")
+    level = check_in_interval(level, "level", 0.0, 1.0, low_open=True, high_open=True)
+    alpha = 1.0 - level
+    lo = 0.0 if k == 0 else float(stats.beta.ppf(alpha / 2, k, n - k + 1))
+    hi = 1.0 if k == n else float(stats.beta.ppf(1 - alpha / 2, k + 1, n - k))
+    return lo, hi

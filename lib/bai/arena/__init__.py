@@ -44,7 +44,6 @@ of a comparison, saved and loaded) and :mod:`~bai.arena.harness` (:func:`compare
 :func:`estimate_cost`); every name is imported from here, ``bai.arena``.
 """
 
-from .._split import keep_one_namespace
 from ..algorithms.engine import CompiledRule, RuleState, SamplingRule
 from .comparison import FORMAT, Comparison
 from .harness import compare, estimate_cost
@@ -58,15 +57,7 @@ from .rules import (
 )
 from .tables import cell_table, plot_sweep, run_slopes
 
-# run_experiment, which compare calls, is reassigned here by the tests (a run that must not
-# start)
-from ..experiments import run_experiment  # noqa: F401
-
 __all__ = ["SamplingRule", "RuleState", "CompiledRule", "XYStaticTracking", "run_rule",
            "run_rule_runs", "library_rules", "compare", "Comparison", "cell_table",
            "run_slopes", "plot_sweep", "estimate_cost", "CostWarning", "ThresholdWarning",
            "FORMAT"]
-
-# a name reassigned here (a test's monkeypatch of run_experiment) reaches the submodules that
-# use it, as when bai.arena was one module (bai._split)
-keep_one_namespace(__name__)

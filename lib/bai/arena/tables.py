@@ -15,18 +15,13 @@ import pandas as pd
 
 from ..algorithms import engine as E
 from ..algorithms import glr
+from ..estimation import clopper_pearson
 from ..validation import strict_keywords
 
 
 # ---------------------------------------------------------------------------------------------
 # Tables and figures (shared with the arena chapter, bai.studies.arena_glr)
 # ---------------------------------------------------------------------------------------------
-
-
-def _clopper_pearson(k: int, n: int):
-    from ..claims import clopper_pearson
-
-    return clopper_pearson(k, n)
 
 
 def _check_frame(df, columns, name: str = "df") -> None:
@@ -59,7 +54,7 @@ def cell_table(df: pd.DataFrame) -> pd.DataFrame:
     for key, g in df.groupby(keys, sort=False):
         n = len(g)
         err = int((g["stopped"] & ~g["correct"]).sum())
-        lo, hi = _clopper_pearson(err, n)
+        lo, hi = clopper_pearson(err, n)
         T = g["T*"].iloc[0]
         d = key[-1]
         stopped = int(g["stopped"].sum())

@@ -21,6 +21,8 @@ import math
 import numpy as np
 from scipy import stats
 
+from ..estimation import CP_LEVEL, clopper_pearson  # noqa: F401  (re-exported by bai.claims)
+
 from ..validation import check_int
 
 
@@ -115,25 +117,6 @@ SENTENCE_RULES = (
 )
 _CHECK_VERDICT = {REPRODUCED: HOLDS, NOT_REPRODUCED: FAILS, NOT_COMPARABLE: NOT_COMPARABLE,
                   INCONCLUSIVE: INCONCLUSIVE, HOLDS: HOLDS, FAILS: FAILS}
-
-
-CP_LEVEL = 0.95
-
-
-def clopper_pearson(k: int, n: int, level: float = CP_LEVEL) -> tuple[float, float]:
-    """Two-sided Clopper--Pearson interval for a binomial proportion ``k / n``, at ``level``
-    (default :data:`CP_LEVEL`)."""
-    k = check_int(k, "k", minimum=0)
-    n = check_int(n, "n", minimum=1)
-    if k > n:
-        raise ValueError(f"k must be at most n = {n}, got {k}")
-    level = _finite(level, "level")
-    if not 0.0 < level < 1.0:
-        raise ValueError(f"level must be in (0, 1), got {level:g}")
-    alpha = 1.0 - level
-    lo = 0.0 if k == 0 else float(stats.beta.ppf(alpha / 2, k, n - k + 1))
-    hi = 1.0 if k == n else float(stats.beta.ppf(1 - alpha / 2, k + 1, n - k))
-    return lo, hi
 
 
 def _finite(x, name: str, *, minimum: float | None = None, lo_open: bool = False) -> float:

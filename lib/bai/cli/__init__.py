@@ -34,7 +34,6 @@ Modules
 :func:`main`); every name is imported from here, ``bai.cli``.
 """
 
-from .._split import keep_one_namespace
 from .book import find_root, notebook_chapters, toc_files
 from .commands import ledger_source, main
 from .execution import execute, install_cell, repository_source, stage, write_twins
@@ -51,8 +50,3 @@ from .execution import _progress_line  # noqa: F401
 __all__ = ["find_root", "toc_files", "notebook_chapters", "execute", "stage", "write_twins",
            "install_cell", "repository_source",
            "claims_table", "scale_note", "ledger_source", "main"]
-
-# a name reassigned here (a test's monkeypatch of execute or find_root; scripts/run_chapters.py
-# calls cli.stage) reaches the submodules that use it, as when bai.cli was one module
-# (bai._split)
-keep_one_namespace(__name__)

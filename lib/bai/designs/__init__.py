@@ -46,7 +46,6 @@ designs, :math:`\rho`, :math:`\psi^*`), :mod:`~bai.designs.rounding` and
 :mod:`~bai.designs.greedy`; every name is imported from here, ``bai.designs``.
 """
 
-from .._split import keep_one_namespace
 from .greedy import GreedyResult, GreedySettings, greedy_allocation, greedy_scores
 from .named import g_optimal_design, oracle_design, oracle_directions, psi_star, rho, xy_design
 from .objective import (
@@ -88,7 +87,3 @@ __all__ = [
     "GreedySettings",
     "GreedyResult",
 ]
-
-# a name reassigned here (a test's monkeypatch of _inv_spd, _CERT_ALL_ARMS) reaches the
-# submodules that use it, as when bai.designs was one module (bai._split)
-keep_one_namespace(__name__)

@@ -82,7 +82,6 @@ and :math:`F_\mu`) and :mod:`~bai.lower_bounds.baics_complexity` (:math:`T^*`); 
 imported from here, ``bai.lower_bounds``.
 """
 
-from .._split import keep_one_namespace
 from ..designs import oracle_design, psi_star
 from .baics_alternative import (
     ZERO_WEIGHT_RTOL,
@@ -142,7 +141,3 @@ def __getattr__(name):
         return h_epsilon
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-
-# a name reassigned here reaches the submodules that use it, as when bai.lower_bounds was one
-# module (bai._split)
-keep_one_namespace(__name__)
