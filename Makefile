@@ -98,21 +98,28 @@ book: $(STAMP) notebooks $(MATHJAX)
 # build, fresh venv, pip installs, numba compiling in that venv) and the BLAS kernels' rerun,
 # beside the claims' mutation test, the strict build and the browser test (so the browser test
 # runs on a busy machine every time).
+# Each stage's wall and CPU seconds go to TEST_TIMES, printed at the end with the machine's CPU.
+export TEST_TIMES ?= $(abspath build/test-times.tsv)
+TIMED := bash scripts/timed.sh
 test: $(STAMP)
-	$(MAKE) unit-tests
-	$(MAKE) chapters-ci
-	$(MAKE) -j2 --output-sync=target test-installed test-pages
+	@rm -f $(TEST_TIMES)
+	$(TIMED) unit-tests $(MAKE) unit-tests
+	$(TIMED) chapters-ci $(MAKE) chapters-ci
+	$(TIMED) "two lanes" $(MAKE) -j2 --output-sync=target test-installed test-pages
+	@echo "make test: seconds per stage on $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $$(nproc) cores" \
+		&& awk -F '\t' 'BEGIN { printf "%-16s %6s %6s %3s\n", "stage", "wall", "CPU", "rc" } \
+		                 { printf "%-16s %6s %6s %3s\n", $$1, $$2, $$3, $$4 }' $(TEST_TIMES)
 
 .PHONY: test-installed test-pages unit-tests
 test-installed: $(STAMP)
-	$(MAKE) wheel
-	$(MAKE) unit-kernels
+	$(TIMED) "  wheel" $(MAKE) wheel
+	$(TIMED) "  unit-kernels" $(MAKE) unit-kernels
 
 test-pages: $(STAMP)
-	$(MAKE) claims-ci
-	$(MAKE) book-ci
-	$(MAKE) browser BOOK_HTML=$(CI_DIR)/book/_build/html
-	$(MAKE) verdicts-ci
+	$(TIMED) "  claims-ci" $(MAKE) claims-ci
+	$(TIMED) "  book-ci" $(MAKE) book-ci
+	$(TIMED) "  browser" $(MAKE) browser BOOK_HTML=$(CI_DIR)/book/_build/html
+	$(TIMED) "  verdicts-ci" $(MAKE) verdicts-ci
 
 # One chapter executed again, on two workers beside a busy process, against its first build by
 # chapters-ci (one worker): every verdict the same (tests/test_verdicts_everywhere.py).

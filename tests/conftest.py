@@ -22,7 +22,6 @@ settings.load_profile("bai")
 #: so that pytest-xdist hands them out at the start and the run does not end with one long test
 #: on one core while the other idles. The longest first; a test not named keeps its place.
 LONGEST_FIRST = (
-    "tests/test_numba_cache.py::test_a_change_in_the_engine_reaches_a_kernel_of_another_module",
     "tests/test_contracts.py::test_valid_arguments_give_finite_results[bai.algorithms.fws_code.fws_code]",
     "tests/test_arena.py::test_compare_tables_do_not_depend_on_workers_or_checkpoints",
     "tests/test_contracts.py::test_valid_arguments_give_finite_results[bai.algorithms.lingame.lingame]",
