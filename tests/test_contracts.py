@@ -223,6 +223,8 @@ CONTRACTS: dict[str, Contract] = {
                                           {"values": "myarg"}),
     # -- bai.estimation ------------------------------------------------------------------------
     "bai.estimation.LeastSquares": C(_m(d=2, eta=1.0), {"d": "count", "eta": "nonneg"}),
+    "bai.estimation.clopper_pearson": C(_m(k=3, n=10, level=0.95),
+                                        {"k": "count0", "n": "count", "level": "prob"}, ("k", "n")),
     "bai.estimation.ols": C(_m(X=X3, counts=np.array([1.0, 1.0, 1.0]), sums=np.ones(3)),
                             {"X": "matrix", "counts": "vector", "sums": "vector"},
                             ("X", "counts", "sums")),
