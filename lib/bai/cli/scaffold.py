@@ -8,8 +8,9 @@ From the repository root (:func:`bai.cli.find_root`, or ``--root``) it creates t
 the chapter ``book/chapters/<name>.md`` (a MyST notebook that runs at both profiles and records
 its claim) and ``tests/test_<name>.py`` (a first test against a closed form), and registers them:
 the chapter in ``book/_toc.yml`` (part "New papers"), the two modules in the API reference
-(``book/api/studies.md``), the chapter in the README's table and the paper in
-``book/references.bib``. The templates are :mod:`bai.cli.templates`.
+(``book/api/studies.md``), the chapter in the README's table, the paper in
+``book/references.bib`` and the contracts of the study's functions in
+``tests/test_contracts.py``. The templates are :mod:`bai.cli.templates`.
 
 Every argument is checked, and every file rendered, before anything is written: a name that is
 not a lower-case identifier, a name in use, a missing root is a usage error (exit status 2)
@@ -159,6 +160,12 @@ def plan(root: Path, name: str, title: str, authors: str, year: int) -> tuple[di
     changed = {files["toc"]: _toc(old["toc"], name), files["api"]: _api(old["api"], name),
                files["readme"]: _readme(old["readme"], name, title, paper),
                files["bib"]: _bib(old["bib"], name, title, authors, year)}
+    contracts = root / "tests" / "test_contracts.py"
+    if contracts.is_file():
+        text = contracts.read_text()
+        anchor = T.CONTRACTS_ANCHOR + "\n"
+        if anchor in text:
+            changed[contracts] = text.replace(anchor, T.render(T.CONTRACTS, **values) + anchor, 1)
     import yaml
 
     yaml.safe_load(changed[files["toc"]])   # the new table of contents parses
@@ -214,6 +221,9 @@ def new_paper(args) -> int:
         print(f"  created {rel(path)}")
     for path in changed:
         print(f"  changed {rel(path)}")
+    if (root / "tests" / "test_contracts.py") not in changed:
+        print("  (tests/test_contracts.py not changed: add the contracts of the study's "
+              "functions by hand)")
     print(f"next: write the TODOs (CONTRIBUTING.md, 'Adding a paper'), then\n"
           f"  python -m bai reproduce {args.study_name} --profile ci --out /tmp/{args.study_name}"
           f"\n  python -m pytest tests/test_{args.study_name}.py -q")

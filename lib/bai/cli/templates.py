@@ -133,7 +133,7 @@ PRINTED_SETTINGS = dict(REP.PRINTED_SETTINGS)
 #: The profiles: ``ci`` (CI and coursework, seconds) and ``paper`` (the paper's scale, the
 #: protocol's runs). TODO: the paper's grid; keep ``ci`` small.
 PROFILES = {
-    "ci": {"seed": <<YEAR>>, "n_jobs": 1, "n_runs": 30, "budget": SETTINGS["budget"],
+    "ci": {"seed": <<YEAR>>, "n_jobs": None, "n_runs": 30, "budget": SETTINGS["budget"],
            "means": list(SETTINGS["means"]), "sigma": SETTINGS["sigma"]},
     "paper": {"seed": <<YEAR>>, "n_jobs": None, "n_runs": REP.PROTOCOL["fig1"]["runs"].value,
               "budget": SETTINGS["budget"], "means": list(SETTINGS["means"]),
@@ -165,7 +165,10 @@ def uniform_allocation(means, sigma: float, budget: int, rng) -> int:
 
     TODO: the paper's algorithm (its equation numbers in this docstring).
     """
-    means = np.asarray(means, dtype=float)
+    try:
+        means = np.asarray(means, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"means must be a list of numbers, got {means!r}") from None
     if means.ndim != 1 or means.size < 2 or not np.isfinite(means).all():
         raise ValueError(f"means must be a list of at least two finite numbers, got {means!r}")
     if isinstance(sigma, bool) or not isinstance(sigma, (int, float)) or not sigma > 0:
@@ -463,6 +466,47 @@ def test_bad_input_is_refused_naming_the_argument():
         study.uniform_allocation([1.0, 0.0], 1.0, 1, rng)
     with pytest.raises(ValueError, match="sigma"):
         study.uniform_allocation([1.0, 0.0], -1.0, 10, rng)
+'''
+
+
+# ---------------------------------------------------------------------------------------------
+# tests/test_contracts.py: the contracts of the study's public functions (inserted before the
+# line CONTRACTS_ANCHOR)
+# ---------------------------------------------------------------------------------------------
+
+CONTRACTS_ANCHOR = "IN_PROGRESS_MODULES: set[str] = set()"
+
+CONTRACTS = '''# -- bai.studies.<<NAME>> (python -m bai new-paper): TODO, the contracts of the paper's functions
+def _<<NAME>>_runs():
+    import pandas as pd
+    return pd.DataFrame({"budget": [10, 10], "correct": [True, False],
+                         "settings": [{"allocation": "uniform"}] * 2})
+
+
+def _<<NAME>>_page():
+    from bai.studies import <<NAME>>
+    return <<NAME>>.uniform_allocation
+
+
+_<<NAME>>_BAD_RUNS = {"runs": [None, 3, "runs"]}
+CONTRACTS.update({
+    "bai.studies.<<NAME>>.uniform_allocation": C(
+        lambda: dict(means=[1.0, 0.0], sigma=1.0, budget=4, rng=rng()),
+        {"means": [None, [1.0], [float("nan"), 0.0], "ab"], "sigma": [0.0, -1.0, None, True],
+         "budget": [1, 0, 1.5, None], "rng": "rng"}, ("means", "sigma", "budget", "rng")),
+    "bai.studies.<<NAME>>.task": C(_task("<<NAME>>", "fig1"), {"rng": "rng"}, ("rng",)),
+    "bai.studies.<<NAME>>.twin": C(
+        lambda: dict(page_algorithm=_<<NAME>>_page(), P=_P("<<NAME>>"), seeds=1),
+        {"page_algorithm": [None, 3], "P": [None, {}], "seeds": [0, -1, 1.5, None]},
+        ("page_algorithm", "P")),
+    "bai.studies.<<NAME>>.error_table": C(lambda: dict(runs=_<<NAME>>_runs()),
+                                          _<<NAME>>_BAD_RUNS, ("runs",)),
+    "bai.studies.<<NAME>>.plot_errors": C(lambda: dict(runs=_<<NAME>>_runs()),
+                                          _<<NAME>>_BAD_RUNS, ("runs",)),
+    "bai.studies.<<NAME>>.error_claims": C(lambda: dict(runs=_<<NAME>>_runs()),
+                                           _<<NAME>>_BAD_RUNS, ("runs",)),
+})
+
 '''
 
 
