@@ -145,8 +145,8 @@ def plan(root: Path, name: str, title: str, authors: str, year: int) -> tuple[di
     new = {p: T.render(t, **values) for p, t in new.items()}
     taken = [p for p in [study, study.with_suffix(".py"), *new] if p.exists()]
     if taken:
-        raise CLIError(f"study_name {name!r} is in use: {', '.join(str(p.relative_to(root)) for p in taken)} "
-                       f"exist(s)")
+        used = ", ".join(str(p.relative_to(root)) for p in taken)
+        raise CLIError(f"study_name {name!r} is in use: {used} exist(s)")
     files = {"toc": root / "book" / "_toc.yml", "api": root / "book" / "api" / "studies.md",
              "readme": root / "README.md", "bib": root / "book" / "references.bib"}
     missing = [str(p.relative_to(root)) for p in files.values() if not p.is_file()]

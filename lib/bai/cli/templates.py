@@ -476,7 +476,8 @@ def test_bad_input_is_refused_naming_the_argument():
 
 CONTRACTS_ANCHOR = "IN_PROGRESS_MODULES: set[str] = set()"
 
-CONTRACTS = '''# -- bai.studies.<<NAME>> (python -m bai new-paper): TODO, the contracts of the paper's functions
+CONTRACTS = '''# -- bai.studies.<<NAME>> (python -m bai new-paper) ---------------------------------------
+# TODO: the contracts of the paper's functions
 def _<<NAME>>_runs():
     import pandas as pd
     return pd.DataFrame({"budget": [10, 10], "correct": [True, False],
