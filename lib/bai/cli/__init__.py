@@ -22,6 +22,9 @@
     Filters and prints the claims of the last build (its dataset, :mod:`bai.publish`), or, where
     there is none, the claims the installed package recorded (``--paper``, ``--verdict``,
     ``--reading``, ``--grep``; ``--rows`` for the rows beneath, ``--format csv|json``).
+``python -m bai new-paper <name> --title ... --authors ... --year N``
+    A new paper from a scaffold: its study package, reported values, chapter and test file,
+    registered in the book (:mod:`~bai.cli.scaffold`; what to write next: CONTRIBUTING.md).
 
 The chapter execution and the staging of the CI book (``scripts/run_chapters.py``) live here
 too, so that the script and the command line share them.
@@ -30,7 +33,8 @@ Modules
 -------
 :mod:`~bai.cli.book` (locating the book and its chapters), :mod:`~bai.cli.execution`
 (executing a chapter, staging the book), :mod:`~bai.cli.report` (the claims table),
-:mod:`~bai.cli.interrupts` (Ctrl-C) and :mod:`~bai.cli.commands` (``reproduce``, ``ledger``,
+:mod:`~bai.cli.interrupts` (Ctrl-C), :mod:`~bai.cli.scaffold` and :mod:`~bai.cli.templates`
+(``new-paper``) and :mod:`~bai.cli.commands` (``reproduce``, ``ledger``, ``new-paper``,
 :func:`main`); every name is imported from here, ``bai.cli``.
 """
 

@@ -1,5 +1,6 @@
-"""The commands of ``python -m bai``: ``reproduce`` (one chapter at a profile, its claims table)
-and ``ledger`` (the claims of a build, filtered), their argument parser and :func:`main`. Part
+"""The commands of ``python -m bai``: ``reproduce`` (one chapter at a profile, its claims table),
+``ledger`` (the claims of a build, filtered) and ``new-paper`` (a new paper from a scaffold,
+:mod:`bai.cli.scaffold`), their argument parser and :func:`main`. Part
 of :mod:`bai.cli`.
 """
 
@@ -17,6 +18,7 @@ from .book import CLIError, _declares, chapter_profiles, chapter_study, find_roo
 from .execution import execute
 from .interrupts import _CtrlC, _interrupted
 from .report import claims_table, scale_note
+from .scaffold import add_parser as _new_paper_parser, new_paper
 
 
 # ---------------------------------------------------------------------------------------------
@@ -55,6 +57,7 @@ def _parser() -> argparse.ArgumentParser:
                           "executed <chapter>.ipynb and claims/<chapter>.json")
     rep.add_argument("--book", type=Path, metavar="DIR", help=argparse.SUPPRESS)
     _ledger_parser(sub)
+    _new_paper_parser(sub)
     return parser
 
 
@@ -316,7 +319,7 @@ def ledger(args) -> int:
 def main(argv=None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
-    commands = {"reproduce": reproduce, "ledger": ledger}
+    commands = {"reproduce": reproduce, "ledger": ledger, "new-paper": new_paper}
     if args.command not in commands:
         parser.print_help()
         return 2
