@@ -64,7 +64,8 @@ if name in E.RULES:
                           runs_is=e.runs is runs, paper=e.paper),
                one=a.stopping_times.tolist(), simulate=b.stopping_times.tolist(),
                stopped=bool(np.all(a.stoppeds)),
-               runs=r1.info["stopping_times"].tolist(), simulate_runs=r2.info["stopping_times"].tolist(),
+               runs=r1.info["stopping_times"].tolist(),
+               simulate_runs=r2.info["stopping_times"].tolist(),
                refused=refused)
 print(json.dumps(out))
 '''
@@ -96,7 +97,7 @@ def _probe(tmp_path, with_file: bool) -> dict:
 def test_a_new_rule_file_is_discovered_and_generated(tmp_path):
     out = _probe(tmp_path, with_file=True)
     slug, name = out["slug"], out["name"]
-    assert out["rules"][-1] == name                   # declared without an order: after the library's
+    assert out["rules"][-1] == name          # declared without an order: after the library's
     assert name in out["arena"]
     qual = f"bai.algorithms.{slug}.{slug}"
     assert out["entry"] == {"key": slug, "module": f"bai.algorithms.{slug}", "run_is": True,
