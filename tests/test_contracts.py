@@ -1154,6 +1154,35 @@ def _glr_task_kw():
                 cap=_GLR_CAP, deltas=[0.1], sizes=[P["seed"], 2, 5])
 
 
+#: the bad values of a rule option, by the kind it declares (bai.algorithms.engine.Option)
+_OPTION_BAD = {"delta_none": [d for d in _DELTAS_BAD if d is not None],
+               "threshold_none": [t for t in _THR_BAD if t is not None]}
+
+
+def rule_contracts() -> dict:
+    """The contracts of every registered rule's two entry points (``module.slug`` and
+    ``module.slug_runs``), from its declaration: the engine's arguments, and each option's
+    example value and the bad values of its kind."""
+    from bai.algorithms import engine
+
+    from bai.queries import TopM
+
+    out = {}
+    for e in engine.RULES.values():
+        opts = e.option_specs
+        valid = {k: o.valid for k, o in opts.items() if o.example is not ...}
+        bad = {k: _OPTION_BAD.get(o.kind, o.kind) for k, o in opts.items() if o.kind}
+        one, runs = _glr_kw(**valid), _glr_runs_kw(**valid)
+        if e.queries is not None:   # a rule of one query (LinGIFA: top-m): run on it, refuse None
+            assert e.queries == (TopM,), f"no example query for {e.name}"
+            one = (lambda f: lambda: {**f(), "query": _topm()})(one)
+            runs = (lambda f: lambda: {**f(), "query": _topm()})(runs)
+            bad["query"] = [*_QUERY_BAD, None]
+        out[e.qualified] = C(one, {**_GLR_BAD, **bad}, ("env", "rng"))
+        out[e.qualified + "_runs"] = C(runs, {**_GLR_RUNS_BAD, **bad}, ("env", "n_runs", "rng"))
+    return out
+
+
 _Z_BAD = [np.full((3, 2), np.nan), np.ones(3), np.ones((2, 3)), "Z", np.zeros((0, 2))]
 _MISSING_P = {"seed": 0}  # a dict lacking the GLR keys
 
@@ -1197,37 +1226,6 @@ CONTRACTS.update({
          "deltas": _DELTAS_BAD, "max_samples": "count"}, ("one", "env", "n_runs", "rng")),
     "bai.algorithms.glr.runs_table": C(lambda: dict(res=_glr_runs_result()),
                                        {"res": [None, 3, "res", _frame()]}, ("res",)),
-    # -- the sampling rules --------------------------------------------------------------------
-    "bai.algorithms.glr_baselines.xy_tracking": C(_glr_kw(), _GLR_BAD, ("env", "rng")),
-    "bai.algorithms.glr_baselines.oracle_tracking": C(_glr_kw(), _GLR_BAD, ("env", "rng")),
-    "bai.algorithms.glr_baselines.uniform_glr": C(_glr_kw(), _GLR_BAD, ("env", "rng")),
-    "bai.algorithms.glr_baselines.lingape_glr": C(
-        _glr_kw(), {**_GLR_BAD, "width_delta": [d for d in _DELTAS_BAD if d is not None],
-                    "width_threshold": [t for t in _THR_BAD if t is not None]},
-        ("env", "rng")),
-    "bai.algorithms.glr_baselines.xy_tracking_runs": C(_glr_runs_kw(), _GLR_RUNS_BAD,
-                                                       ("env", "n_runs", "rng")),
-    "bai.algorithms.glr_baselines.oracle_tracking_runs": C(_glr_runs_kw(), _GLR_RUNS_BAD,
-                                                           ("env", "n_runs", "rng")),
-    "bai.algorithms.glr_baselines.lingape_glr_runs": C(_glr_runs_kw(), _GLR_RUNS_BAD,
-                                                       ("env", "n_runs", "rng")),
-    "bai.algorithms.glr_baselines.uniform_glr_runs": C(_glr_runs_kw(), _GLR_RUNS_BAD,
-                                                       ("env", "n_runs", "rng")),
-    "bai.algorithms.lazy_tas.lazy_tas": C(_glr_kw(fw_iter=50),
-                                          {**_GLR_BAD, "fw_iter": "count"}, ("env", "rng")),
-    "bai.algorithms.lazy_tas.lazy_tas_runs": C(_glr_runs_kw(fw_iter=50),
-                                               {**_GLR_RUNS_BAD, "fw_iter": "count"},
-                                               ("env", "n_runs", "rng")),
-    "bai.algorithms.fws.fws": C(_glr_kw(), _GLR_BAD, ("env", "rng")),
-    "bai.algorithms.fws.fws_runs": C(_glr_runs_kw(), _GLR_RUNS_BAD, ("env", "n_runs", "rng")),
-    "bai.algorithms.lingame.lingame": C(_glr_kw(), {**_GLR_BAD, "optimism": "bool"},
-                                        ("env", "rng")),
-    "bai.algorithms.lingame.lingame_runs": C(_glr_runs_kw(),
-                                             {**_GLR_RUNS_BAD, "optimism": "bool"},
-                                             ("env", "n_runs", "rng")),
-    "bai.algorithms.top_two.top_two": C(_glr_kw(), _GLR_BAD, ("env", "rng")),
-    "bai.algorithms.top_two.top_two_runs": C(_glr_runs_kw(), _GLR_RUNS_BAD,
-                                             ("env", "n_runs", "rng")),
     # -- bai.studies.arena_glr -----------------------------------------------------------------
     "bai.studies.arena_glr.glr_instances": C(lambda: dict(P=_glrP()), {"P": [*_BADP, _MISSING_P]},
                                              ("P",)),
@@ -1245,6 +1243,8 @@ CONTRACTS.update({
          "thresholds": _THR_BAD, "batch": "count", "cap": "count", "deltas": _DELTAS_BAD,
          "sizes": [None, 3, "s", [0, 2], [0, -2, 5], [0, 2, 1.5]]}),
 })
+# the sampling rules: generated from their declarations in the registry
+CONTRACTS.update(rule_contracts())
 
 
 def _glr_one():
@@ -1478,13 +1478,6 @@ CONTRACTS.update({
         {"one": [None, 3, "uniform_glr"], "env": "env", "n_runs": "count", "rng": "rng",
          "deltas": _DELTAS_BAD, "max_samples": "count"}, ("one", "env", "n_runs", "rng")),
     "bai.algorithms.engine.library_rule": C(_m(name="FWS"), {"name": "choice"}, ("name",)),
-    "bai.algorithms.glr_baselines.lingifa": C(
-        lambda: dict(env=soare_env(), rng=rng(), query=_topm(), deltas=0.1,
-                     max_samples=_GLR_CAP),
-        {**_GLR_BAD, "query": [*_QUERY_BAD, None]}, ("env", "rng")),
-    "bai.algorithms.glr_baselines.lingifa_runs": C(
-        lambda: dict(env=soare_env(), n_runs=1, rng=rng(), query=_topm(), deltas=0.1,
-                     max_samples=_GLR_CAP), _GLR_RUNS_BAD, ("env", "n_runs", "rng")),
     "bai.studies.bring_your_own.topm_instance": C(
         _m(P={"topm_m": 2}),
         {"P": [{"topm_m": 0}, {"topm_m": 5}, {"topm_m": "2"}, {"topm_m": None}]},
@@ -1535,6 +1528,10 @@ EXEMPT.update({
     "bai.algorithms.engine.RuleEntry": _RESULT,
     "bai.algorithms.engine.register": "declares a library rule at import (library code, not "
                                       "a user's input); refuses a duplicate name",
+    "bai.algorithms.engine.declare_rule": "declares a library rule at import (library code, "
+                                          "not a user's input); tests/test_rule_discovery.py",
+    "bai.algorithms.engine.Option": "a record of a rule's declaration (library code)",
+    "bai.algorithms.engine.discover": "imports a package's modules at import (library code)",
     "bai.algorithms.engine.drive": _ENGINE_KERNEL,
     "bai.algorithms.engine.observe": _ENGINE_KERNEL,
     "bai.algorithms.engine.step": _ENGINE_KERNEL,

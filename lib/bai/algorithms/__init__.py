@@ -33,9 +33,12 @@ Asymptotically optimal linear best-arm identification under one stopping rule (t
   (m-LinGapE for top-m), LinGIFA (top-m) and uniform sampling under the same GLR test
 """
 
-# the GLR rules register themselves in bai.algorithms.engine.RULES in this order (the arena's)
-from . import lazy_tas, fws, lingame, top_two, glr_baselines  # noqa: I001  (registration order)
-from . import (baics, common, engine, glr, lingape, racing, rage, soare, stopping)
+from . import (baics, common, engine, fws, glr, glr_baselines, lazy_tas, lingame, lingape,
+               racing, rage, soare, stopping, top_two)
+
+# every module of bai.algorithms is imported: each rule declared in one (engine.declare_rule)
+# is then in engine.RULES, sorted by its declared order (a new rule's file needs no list)
+engine.discover(__import__(__name__, fromlist=["_"]))
 
 __all__ = ["baics", "common", "engine", "fws", "glr", "glr_baselines", "lazy_tas", "lingame",
            "lingape", "racing", "rage", "soare", "stopping", "top_two"]

@@ -41,8 +41,7 @@ import numpy as np
 
 from . import engine as E
 from .. import queries as Q
-from .glr import (GLRResult, _sm_scaled_row, design_inverse, quad_cols, rows_dot, rows_sub,
-                  rule_doc, simulate_runs)
+from .glr import GLRResult, _sm_scaled_row, design_inverse, quad_cols, rows_dot, rows_sub
 
 __all__ = ["FWSResult", "fws", "fws_runs", "solve_matrix_game"]
 
@@ -228,25 +227,11 @@ RULE = E.CompiledRule("FWS", _choose_arm, _init, paper="Wang, Tzeng & Proutière
                       info=_info, result_cls=FWSResult)
 
 
-@rule_doc
-def fws(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", stopping="llr",
-        sampling_elimination=None, max_samples: int = 10**7,
-        regularization: float = 0.0, initial: str = "spanner") -> FWSResult:
-    """One run of Frank--Wolfe Sampling under the GLR rule (module docstring).
+fws, fws_runs = E.declare_rule(
+    RULE, slug="fws", order=20, optimal=True,
+    doc="""One run of Frank--Wolfe Sampling under the GLR rule (module docstring).
 
     Parameters
     ----------
     {rule_parameters}
-    """
-    return E.simulate(RULE, env, rng, query=query, deltas=deltas, threshold=threshold,
-                      stopping=stopping, sampling_elimination=sampling_elimination,
-                      max_samples=max_samples, regularization=regularization,
-                      initial=initial)
-
-
-def fws_runs(env, n_runs: int, rng, **kw):
-    """``n_runs`` runs of :func:`fws` (a ``RunsResult``; every cell in ``info``)."""
-    return simulate_runs(fws, env, n_runs, rng, **kw)
-
-
-E.register("FWS", fws, fws_runs, rule=RULE, paper=RULE.paper, optimal=True)
+    """)

@@ -50,7 +50,7 @@ import numpy as np
 from ..designs import PairwiseDifferences, solve_design
 from ..queries import KIND_THRESHOLDING, TopM
 from . import engine as E
-from .glr import GLRResult, ctrack, greedy_arm_t, rule_doc, simulate_runs
+from .glr import GLRResult, ctrack, greedy_arm_t
 
 __all__ = ["TrackingResult", "LinGapEGLRResult", "UniformResult", "LinGIFAResult",
            "xy_tracking", "xy_tracking_runs", "oracle_tracking", "oracle_tracking_runs",
@@ -90,20 +90,14 @@ UNIFORM = E.CompiledRule("uniform", _uniform_arm, paper="baseline: round robin",
                          uses_pieces=False, result_cls=UniformResult)
 
 
-@rule_doc
-def uniform_glr(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", stopping="llr",
-                sampling_elimination=None, max_samples: int = 10**7,
-                regularization: float = 0.0, initial: str = "spanner"):
-    """Round-robin sampling (arm ``t mod K``) under the GLR rule.
+uniform_glr, uniform_glr_runs = E.declare_rule(
+    UNIFORM, slug="uniform_glr", order=80,
+    doc="""Round-robin sampling (arm ``t mod K``) under the GLR rule.
 
     Parameters
     ----------
     {rule_parameters}
-    """
-    return E.simulate(UNIFORM, env, rng, query=query, deltas=deltas, threshold=threshold,
-                      stopping=stopping, sampling_elimination=sampling_elimination,
-                      max_samples=max_samples, regularization=regularization,
-                      initial=initial)
+    """)
 
 
 # --- tracking of a fixed design ------------------------------------------------------------
@@ -166,36 +160,22 @@ ORACLE = E.CompiledRule("oracle tracking", _track_arm, _oracle_init,
                         info=_design_info, result_cls=TrackingResult)
 
 
-@rule_doc
-def xy_tracking(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", stopping="llr",
-                sampling_elimination=None, max_samples: int = 10**7,
-                regularization: float = 0.0, initial: str = "spanner"):
-    """C-tracking of the XY-static design of the query under the GLR rule (module docstring).
+xy_tracking, xy_tracking_runs = E.declare_rule(
+    XY, slug="xy_tracking", order=60,
+    doc="""C-tracking of the XY-static design of the query under the GLR rule (module docstring).
 
     Parameters
     ----------
     {rule_parameters}
-    """
-    return E.simulate(XY, env, rng, query=query, deltas=deltas, threshold=threshold,
-                      stopping=stopping, sampling_elimination=sampling_elimination,
-                      max_samples=max_samples, regularization=regularization,
-                      initial=initial)
-
-
-@rule_doc
-def oracle_tracking(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic",
-                    stopping="llr", sampling_elimination=None, max_samples: int = 10**7,
-                    regularization: float = 0.0, initial: str = "spanner"):
-    """C-tracking of the oracle design w*(theta) of the query (known theta) under the GLR rule.
+    """)
+oracle_tracking, oracle_tracking_runs = E.declare_rule(
+    ORACLE, slug="oracle_tracking", order=50,
+    doc="""C-tracking of the oracle design w*(theta) of the query (known theta) under the GLR rule.
 
     Parameters
     ----------
     {rule_parameters}
-    """
-    return E.simulate(ORACLE, env, rng, query=query, deltas=deltas, threshold=threshold,
-                      stopping=stopping, sampling_elimination=sampling_elimination,
-                      max_samples=max_samples, regularization=regularization,
-                      initial=initial)
+    """)
 
 
 # --- LinGapE's rule (and m-LinGapE, and the OSI form) ----------------------------------------
@@ -231,20 +211,17 @@ LINGAPE = E.CompiledRule("LinGapE rule", _lingape_arm, _work,
                          result_cls=LinGapEGLRResult)
 
 
-def lingape_glr(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", stopping="llr",
-                sampling_elimination=None, max_samples: int = 10**7,
-                regularization: float = 0.0, initial: str = "spanner", width_delta=None,
-                width_threshold=None):
-    r"""LinGapE's greedy direction rule under the GLR rule (module docstring); its width is
+#: the width's options of the LinGapE and LinGIFA rules (checked by the engine)
+_WIDTH_OPTIONS = {"width_delta": E.Option(None, kind="delta_none"),
+                  "width_threshold": E.Option(None, kind="threshold_none")}
+
+lingape_glr, lingape_glr_runs = E.declare_rule(
+    LINGAPE, slug="lingape_glr", order=70, options=_WIDTH_OPTIONS,
+    doc=r"""LinGapE's greedy direction rule under the GLR rule (module docstring); its width is
     :math:`\sigma\sqrt{2\beta(t,\delta_w)}` with :math:`\beta` the largest of the thresholds
     ``width_threshold`` (default: those of ``threshold``) and :math:`\delta_w` = ``width_delta``
     (default: the smallest of ``deltas``). With both given, the trajectory does not depend on
-    ``deltas`` and ``threshold``. Top-m: m-LinGapE; thresholding: the OSI form."""
-    return E.simulate(LINGAPE, env, rng, query=query, deltas=deltas, threshold=threshold,
-                      stopping=stopping, sampling_elimination=sampling_elimination,
-                      max_samples=max_samples, regularization=regularization,
-                      initial=initial, width_delta=width_delta,
-                      width_threshold=width_threshold)
+    ``deltas`` and ``threshold``. Top-m: m-LinGapE; thresholding: the OSI form.""")
 
 
 # --- LinGIFA (top-m) -------------------------------------------------------------------------
@@ -322,51 +299,7 @@ LINGIFA = E.CompiledRule("LinGIFA", _lingifa_arm, _lingifa_init,
                          result_cls=LinGIFAResult)
 
 
-def lingifa(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", stopping="llr",
-            sampling_elimination=None, max_samples: int = 10**7,
-            regularization: float = 0.0, initial: str = "spanner", width_delta=None,
-            width_threshold=None):
-    r"""LinGIFA under the GLR rule, top-m only (``query=TopM(m)``; module docstring); the width
-    as :func:`lingape_glr`'s."""
-    return E.simulate(LINGIFA, env, rng, query=query, deltas=deltas, threshold=threshold,
-                      stopping=stopping, sampling_elimination=sampling_elimination,
-                      max_samples=max_samples, regularization=regularization,
-                      initial=initial, width_delta=width_delta,
-                      width_threshold=width_threshold)
-
-
-# --- batches -----------------------------------------------------------------------------------
-
-
-def xy_tracking_runs(env, n_runs: int, rng, **kw):
-    """``n_runs`` runs of :func:`xy_tracking` (a ``RunsResult``; every cell in ``info``)."""
-    return simulate_runs(xy_tracking, env, n_runs, rng, **kw)
-
-
-def oracle_tracking_runs(env, n_runs: int, rng, **kw):
-    """``n_runs`` runs of :func:`oracle_tracking`."""
-    return simulate_runs(oracle_tracking, env, n_runs, rng, **kw)
-
-
-def lingape_glr_runs(env, n_runs: int, rng, **kw):
-    """``n_runs`` runs of :func:`lingape_glr`."""
-    return simulate_runs(lingape_glr, env, n_runs, rng, **kw)
-
-
-def uniform_glr_runs(env, n_runs: int, rng, **kw):
-    """``n_runs`` runs of :func:`uniform_glr`."""
-    return simulate_runs(uniform_glr, env, n_runs, rng, **kw)
-
-
-def lingifa_runs(env, n_runs: int, rng, **kw):
-    """``n_runs`` runs of :func:`lingifa`."""
-    return simulate_runs(lingifa, env, n_runs, rng, **kw)
-
-
-E.register("oracle tracking", oracle_tracking, oracle_tracking_runs, rule=ORACLE,
-           paper=ORACLE.paper)
-E.register("XY-static tracking", xy_tracking, xy_tracking_runs, rule=XY, paper=XY.paper)
-E.register("LinGapE rule", lingape_glr, lingape_glr_runs, rule=LINGAPE, paper=LINGAPE.paper)
-E.register("uniform", uniform_glr, uniform_glr_runs, rule=UNIFORM, paper=UNIFORM.paper)
-E.register("LinGIFA", lingifa, lingifa_runs, rule=LINGIFA, paper=LINGIFA.paper,
-           queries=(TopM,))
+lingifa, lingifa_runs = E.declare_rule(
+    LINGIFA, slug="lingifa", order=90, options=_WIDTH_OPTIONS,
+    doc=r"""LinGIFA under the GLR rule, top-m only (``query=TopM(m)``; module docstring); the width
+    as :func:`lingape_glr`'s.""")

@@ -37,7 +37,7 @@ import numpy as np
 
 from ..validation import check_int
 from . import engine as E
-from .glr import GLRResult, ctrack, rule_doc, simulate_runs
+from .glr import GLRResult, ctrack
 
 __all__ = ["LazyTaSResult", "lazy_tas", "lazy_tas_runs"]
 
@@ -87,30 +87,15 @@ def _info(rs) -> dict:
 RULE = E.CompiledRule("Lazy TaS", _choose_arm, _init, paper="Jedra & Proutière 2020",
                       info=_info, result_cls=LazyTaSResult)
 
-
-@rule_doc
-def lazy_tas(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", stopping="llr",
-             sampling_elimination=None, max_samples: int = 10**7,
-             regularization: float = 0.0, initial: str = "spanner",
-             fw_iter: int = 1000) -> LazyTaSResult:
-    """One run of Lazy Track-and-Stop under the GLR rule (module docstring).
+lazy_tas, lazy_tas_runs = E.declare_rule(
+    RULE, slug="lazy_tas", order=10, optimal=True,
+    options={"fw_iter": E.Option(1000, check=lambda v: check_int(v, "fw_iter", minimum=1),
+                                 kind="count", example=50)},
+    doc="""One run of Lazy Track-and-Stop under the GLR rule (module docstring).
 
     Parameters
     ----------
     {rule_parameters}
     fw_iter : int
         Frank--Wolfe steps of each lazy update.
-    """
-    fw_iter = check_int(fw_iter, "fw_iter", minimum=1)
-    return E.simulate(RULE, env, rng, query=query, deltas=deltas, threshold=threshold,
-                      stopping=stopping, sampling_elimination=sampling_elimination,
-                      max_samples=max_samples, regularization=regularization,
-                      initial=initial, fw_iter=fw_iter)
-
-
-def lazy_tas_runs(env, n_runs: int, rng, **kw):
-    """``n_runs`` runs of :func:`lazy_tas` (a ``RunsResult``; every cell in ``info``)."""
-    return simulate_runs(lazy_tas, env, n_runs, rng, **kw)
-
-
-E.register("Lazy TaS", lazy_tas, lazy_tas_runs, rule=RULE, paper=RULE.paper, optimal=True)
+    """)

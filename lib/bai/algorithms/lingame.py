@@ -40,7 +40,7 @@ from numba.typed import Dict
 
 from .. import queries as Q
 from . import engine as E
-from .glr import GLRResult, ctrack, design_inverse, quad_cols, rows_dot, rule_doc, simulate_runs
+from .glr import GLRResult, ctrack, design_inverse, quad_cols, rows_dot, rule_doc
 
 __all__ = ["LinGameResult", "lingame", "lingame_runs", "ADAHEDGE_DELTA0"]
 
@@ -209,9 +209,7 @@ def lingame(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", stopp
     return res
 
 
-def lingame_runs(env, n_runs: int, rng, **kw):
-    """``n_runs`` runs of :func:`lingame` (a ``RunsResult``; every cell in ``info``)."""
-    return simulate_runs(lingame, env, n_runs, rng, **kw)
-
-
-E.register("LinGame", lingame, lingame_runs, rule=RULE, paper=RULE.paper, optimal=True)
+_, lingame_runs = E.declare_rule(
+    RULE, slug="lingame", run=lingame, order=30, optimal=True,
+    options={"optimism": E.Option(True, kind="bool"),
+             "shared_learner": E.Option(False, kind="bool")})

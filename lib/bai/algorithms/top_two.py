@@ -35,7 +35,7 @@ import numpy as np
 
 from .. import queries as Q
 from . import engine as E
-from .glr import GLRResult, cholesky_small, greedy_arm_t, quad, rule_doc, simulate_runs
+from .glr import GLRResult, cholesky_small, greedy_arm_t, quad
 
 __all__ = ["TopTwoResult", "top_two", "top_two_runs"]
 
@@ -143,26 +143,12 @@ RULE = E.CompiledRule("Top Two (TS-TC-G)", _choose_arm, _init,
                       paper="after Jourdan et al. 2022 (TC challenger)", result_cls=TopTwoResult)
 
 
-@rule_doc
-def top_two(env, rng, *, query=None, deltas=(0.1,), threshold="heuristic", stopping="llr",
-            sampling_elimination=None, max_samples: int = 10**7,
-            regularization: float = 0.0, initial: str = "spanner") -> TopTwoResult:
-    """One run of the linear Top Two rule (TS leader, TC challenger, greedy arm) under the GLR
+top_two, top_two_runs = E.declare_rule(
+    RULE, slug="top_two", order=40,
+    doc="""One run of the linear Top Two rule (TS leader, TC challenger, greedy arm) under the GLR
     rule (module docstring).
 
     Parameters
     ----------
     {rule_parameters}
-    """
-    return E.simulate(RULE, env, rng, query=query, deltas=deltas, threshold=threshold,
-                      stopping=stopping, sampling_elimination=sampling_elimination,
-                      max_samples=max_samples, regularization=regularization,
-                      initial=initial)
-
-
-def top_two_runs(env, n_runs: int, rng, **kw):
-    """``n_runs`` runs of :func:`top_two` (a ``RunsResult``; every cell in ``info``)."""
-    return simulate_runs(top_two, env, n_runs, rng, **kw)
-
-
-E.register("Top Two (TS-TC-G)", top_two, top_two_runs, rule=RULE, paper=RULE.paper)
+    """)

@@ -47,8 +47,9 @@ thresholds), ``statistics`` (a pull's update, the empirical answer, its pieces),
 driving loop: :func:`observe`, :func:`step`, :func:`drive`), ``toolkit`` (what a compiled rule
 reads off the state), ``rules`` (the two kinds of rule and the state they read), ``one_run``
 (one run's arrays and its two drivers), ``simulation`` (:func:`simulate`: its checks, the
-trajectories, the result), ``rule_registry`` (the library's rules in :data:`RULES`, how they
-are registered and looked up).
+trajectories, the result), ``rule_registry``
+(the library's rules in :data:`RULES`: each declared once by :func:`declare_rule`, its entry
+points generated, found by :func:`discover`).
 """
 
 from __future__ import annotations
@@ -64,10 +65,12 @@ from .rules import CompiledRule, RuleState, SamplingRule, check_rule
 from .one_run import _Run
 from .simulation import (_ENGINE_OPTIONS, _check_applicable, check_initial,
                          check_regularization, simulate)
-from .rule_registry import RULES, RuleEntry, library_rule, register, rule_function
+from .rule_registry import (RULES, Option, RuleEntry, declare_rule, discover, library_rule,
+                            register, rule_function, runs_function)
 
 __all__ = ["Engine", "EngineType", "CompiledRule", "SamplingRule", "RuleState", "simulate",
            "simulate_runs", "run_generator", "stable_key", "register", "RULES", "RuleEntry",
-           "library_rule", "drive", "observe", "step", "piece_vector", "piece_norm",
+           "library_rule", "declare_rule", "Option", "discover", "drive", "observe", "step",
+           "piece_vector", "piece_norm",
            "piece_dot", "closest_piece", "alt_values", "alt_grad", "plugin_design",
            "width_beta", "answer_key", "SQ_REFRESH"]

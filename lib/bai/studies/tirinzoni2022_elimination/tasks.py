@@ -197,18 +197,21 @@ def _native_runs(P) -> int:
     return 1
 
 
-def _rule_runs(rule: str):
-    """The batch function of a library rule (``<rule>_runs(env, n_runs, rng, **kw)``)."""
-    from ...algorithms import fws, glr_baselines, lazy_tas, lingame
+#: the library rule of each key of :data:`RULES`, by its display name in the registry
+#: (:data:`bai.algorithms.engine.RULES`)
+_LIBRARY_NAMES = {"lingape": "LinGapE rule", "lingame": "LinGame", "fws": "FWS",
+                  "lazy_tas": "Lazy TaS", "oracle": "oracle tracking", "lingifa": "LinGIFA"}
 
-    table = {"lingape": glr_baselines.lingape_glr_runs, "lingame": lingame.lingame_runs,
-             "fws": fws.fws_runs, "lazy_tas": lazy_tas.lazy_tas_runs,
-             "oracle": glr_baselines.oracle_tracking_runs,
-             "lingifa": getattr(glr_baselines, "lingifa_runs", None)}
-    fn = table[rule]
-    if fn is None:
+
+def _rule_runs(rule: str):
+    """The batch function of a library rule (``<rule>_runs(env, n_runs, rng, **kw)``), looked
+    up in the registry."""
+    from ...algorithms import engine
+
+    entry = engine.RULES.get(_LIBRARY_NAMES[rule])
+    if entry is None:
         raise NotImplementedError(f"the engine provides no {rule!r} yet (issue 28)")
-    return fn
+    return entry.runs
 
 
 def _rule_options(rule: str) -> dict:
@@ -328,13 +331,12 @@ def arm_elimination_times(halfspace_times, K: int) -> np.ndarray:
 
 
 def _library_rules() -> dict:
-    """The library's compiled best-arm rules of Figure 1 (``None`` for any the engine lacks)."""
-    from ...algorithms import fws, glr_baselines, lazy_tas, lingame
+    """The library's compiled best-arm rules of Figure 1, looked up in the registry (``None`` for
+    any the engine lacks)."""
+    from ...algorithms import engine
 
-    return {"lingape": getattr(glr_baselines, "LINGAPE", None),
-            "lingame": getattr(lingame, "RULE", None), "fws": getattr(fws, "RULE", None),
-            "lazy_tas": getattr(lazy_tas, "RULE", None),
-            "oracle": getattr(glr_baselines, "ORACLE", None)}
+    return {k: getattr(engine.RULES.get(_LIBRARY_NAMES[k]), "rule", None)
+            for k in ("lingape", "lingame", "fws", "lazy_tas", "oracle")}
 
 
 _LIB = _library_rules()

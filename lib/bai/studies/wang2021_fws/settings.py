@@ -13,8 +13,7 @@ grid (:data:`RULES`, :data:`E2_RULES`, :data:`E3_RULES`) and Lazy TaS's threshol
 
 from __future__ import annotations
 
-from ...algorithms import fws, lazy_tas, lingame
-from ...algorithms.glr_baselines import uniform_glr
+from ...algorithms import engine
 from ...algorithms.lazy_tas_code import LT_EQ9, LT_THRESHOLD
 from ...instances import canonical_bandit, soare_benchmark
 from ...queries import Thresholding
@@ -39,11 +38,11 @@ CODE_ONLY = ("BC (code estimate)", "BC (code)")
 LT_THRESHOLDS = ("heuristic", LT_THRESHOLD, LT_EQ9)
 #: The rules of the unstructured experiment (the library's; the code's T-D, D-C, M-C, O-C are
 #: not in the library).
-E3_RULES = {"BC": fws.fws, "Lazy TaS": lazy_tas.lazy_tas, "LinGame": lingame.lingame,
-            "RR": uniform_glr}
+E3_RULES = {col: engine.library_rule(name).run for col, name in
+            {"BC": "FWS", "Lazy TaS": "Lazy TaS", "LinGame": "LinGame", "RR": "uniform"}.items()}
 #: The rules of the thresholding experiment (the code's FWS, Lk-C and RR; CG-C is not run), on
 #: the library's thresholding query.
-E2_RULES = {"FWS": fws.fws, "LinGame": lingame.lingame, "uniform": uniform_glr}
+E2_RULES = {name: engine.library_rule(name).run for name in ("FWS", "LinGame", "uniform")}
 
 #: ``ci``: a few runs (well under a minute, CI and coursework); ``paper``: every experiment at
 #: 1000 runs per cell, the paper's (and its code's) scale. ``t1_batches`` tasks of ``t1_batch``
