@@ -22,6 +22,8 @@ settings.load_profile("bai")
 #: so that pytest-xdist hands them out at the start and the run does not end with one long test
 #: on one core while the other idles. The longest first; a test not named keeps its place.
 LONGEST_FIRST = (
+    "tests/test_rule_discovery.py::test_a_new_rule_file_is_discovered_and_generated",
+    "tests/test_scaffold.py",
     "tests/test_contracts.py::test_valid_arguments_give_finite_results[bai.algorithms.fws_code.fws_code]",
     "tests/test_arena.py::test_compare_tables_do_not_depend_on_workers_or_checkpoints",
     "tests/test_contracts.py::test_valid_arguments_give_finite_results[bai.algorithms.lingame.lingame]",
