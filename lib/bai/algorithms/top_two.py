@@ -35,7 +35,8 @@ import numpy as np
 
 from .. import queries as Q
 from . import engine as E
-from .glr import GLRResult, cholesky_small, greedy_arm_t, quad, rule_doc, simulate_runs
+from .glr import GLRResult, cholesky_small, greedy_arm_t, rule_doc, simulate_runs
+from .kernels import quad
 
 __all__ = ["TopTwoResult", "top_two", "top_two_runs"]
 
