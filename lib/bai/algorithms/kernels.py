@@ -23,7 +23,7 @@ row of a matrix). Each returns :math:`q=x^\top A^{-1}x` before the update, so th
 also has the matrix determinant lemma :math:`\det(A+r\,xx^\top)=(1+r\,q)\det A`.
 
 **AdaHedge** (de Rooij, van Erven, Grünwald and Koolen 2014, "Follow the leader if you can,
-hedge if you must", JMLR 15, Fig. 1), the learner of LinGame and CG-C (Degenne, Koolen and
+hedge if you must", JMLR 15), the learner of LinGame and CG-C (Degenne, Koolen and
 Ménard 2019; Degenne, Ménard, Shang and Valko 2020). With cumulative losses :math:`L_k` and the
 cumulative mixability gap :math:`\Delta` (started at :data:`ADAHEDGE_DELTA0`), the learning rate
 is :math:`\eta=\log n/\Delta` and the weights :math:`p_k\propto e^{-\eta(L_k-\min_jL_j)}`
@@ -41,11 +41,12 @@ cumulated weights and pull the arm of the support of :math:`w_t` with the larges
 every reference code).
 
 These are kernels: they are called from the compiled loops on validated state and check
-nothing. Kept elsewhere (not bit-identical to a block here, or a different formula): the rank-one
+nothing. Kept elsewhere (a different formula, or not provably the same bits): the rank-one
 updates of products :math:`XA^{-1}X^\top` (:mod:`bai.designs`, :mod:`bai.algorithms.lingape`,
-:mod:`bai.algorithms.td22_native`, :mod:`bai.algorithms.xy_adaptive_code`), the papers' code's
-own update :func:`bai.algorithms.code_protocol` (``_sm_inplace``, ``_sm_scaled``: Python's error
-model), CG-C's tracking of the pairs (no support restriction) and BAICS's tracking of the cells.
+:mod:`bai.algorithms.td22_native`, :mod:`bai.algorithms.xy_adaptive_code`), the reference
+code's own updates in :mod:`bai.algorithms.code_protocol` (``_sm_inplace``, ``_sm_scaled``:
+Python's error model, a copy of :math:`x`), CG-C's tracking of the pairs (no support
+restriction) and BAICS's tracking of the cells.
 """
 
 from __future__ import annotations
@@ -401,7 +402,7 @@ def ctrack(N, cumw, w):
 
 @numba.njit(cache=True, error_model="numpy")
 def adahedge_weights(L, delta, p):
-    r"""AdaHedge's weights (de Rooij et al. 2014, Fig. 1):
+    r"""AdaHedge's weights (de Rooij et al. 2014):
     :math:`p_k\propto e^{-\eta(L_k-\min_jL_j)}`, :math:`\eta=\log n/\Delta`.
 
     Parameters
@@ -436,7 +437,7 @@ def adahedge_weights(L, delta, p):
 @numba.njit(cache=True, error_model="numpy")
 def adahedge_update(L, p, gain, eta):
     r"""AdaHedge's update after the loss :math:`\ell=-g` (a gain :math:`g`) with the weights
-    ``p`` and rate ``eta`` of :func:`adahedge_weights` (de Rooij et al. 2014, Fig. 1).
+    ``p`` and rate ``eta`` of :func:`adahedge_weights` (de Rooij et al. 2014).
 
     Parameters
     ----------
@@ -449,8 +450,7 @@ def adahedge_update(L, p, gain, eta):
     Returns
     -------
     float
-        The mixability gap of the step,
-        :math:`\sum_kp_k\ell_k-(\min_j\ell_j-\eta^{-1}\log\sum_kp_ke^{-\eta(\ell_k-\min_j\ell_j)})`,
+        The mixability gap of the step (the module docstring's increment of :math:`\Delta`),
         to add to :math:`\Delta`.
     """
     n = p.shape[0]
