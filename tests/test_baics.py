@@ -161,7 +161,7 @@ def test_lower_bound_against_dense_grid():
         if d < 0:
             continue
         w = np.array([[a, b], [c, d]], dtype=float) / h
-        v, _ = LB._alt_eval(w, mu, q, M)
+        v, _ = LB.alt_eval(w, mu, q, M)
         best = max(best, v)
     assert best <= res.upper_value * (1 + 1e-9)  # no grid point beats the certificate
     assert best >= 0.97 * res.value  # and the grid gets close to the solver's optimum

@@ -1326,6 +1326,13 @@ EXEMPT.update({
     "bai.algorithms.glr.rows_sub": _GLR_KERNEL.format("simulate (every rule)"),
     "bai.algorithms.glr.inv_small": _GLR_KERNEL.format("fws, lingame (design_inverse)"),
     "bai.algorithms.glr.cholesky_small": _GLR_KERNEL.format("top_two"),
+    **{f"bai.algorithms.kernels.{n}": _GLR_KERNEL.format("simulate (every rule)")
+       for n in ("matvec", "quad", "quad_row", "quad_cols", "rows_dot", "rows_sub", "sm_update",
+                 "sm_update_buf", "sm_scaled", "sm_scaled_buf", "sm_scaled_row")},
+    "bai.algorithms.kernels.ctrack": _GLR_KERNEL.format("xy_tracking, oracle_tracking, "
+                                                        "lazy_tas, lingame"),
+    "bai.algorithms.kernels.adahedge_weights": _GLR_KERNEL.format("lingame, lingame_c"),
+    "bai.algorithms.kernels.adahedge_update": _GLR_KERNEL.format("lingame, lingame_c"),
     "bai.studies.arena_glr.explode_glr": _PRESENT,
     "bai.studies.arena_glr.glr_cells": _PRESENT,
     "bai.studies.arena_glr.main_table": _PRESENT,

@@ -164,7 +164,7 @@ def max_pieces(kind, m, M):
 
 
 @numba.njit(cache=True)
-def _ranks_before(v, i, j):
+def ranks_before(v, i, j):
     """True when item ``i`` ranks before item ``j``: a larger value, or an equal value and a
     smaller index (the order of every top-m answer)."""
     return v[i] > v[j] or (v[i] == v[j] and i < j)
@@ -191,7 +191,7 @@ def answer_code(kind, m, x, v, code):
         for i in range(M):
             before = 0
             for j in range(M):
-                if j != i and _ranks_before(v, j, i):
+                if j != i and ranks_before(v, j, i):
                     before += 1
                     if before >= m:
                         break
@@ -223,14 +223,14 @@ def is_answer(kind, m, x, v, code):
         # the worst member must rank before the best non-member
         lo = code[0]
         for q in range(1, m):
-            if _ranks_before(v, lo, code[q]):
+            if ranks_before(v, lo, code[q]):
                 lo = code[q]
         q = 0
         for i in range(M):
             if q < m and code[q] == i:
                 q += 1
                 continue
-            if not _ranks_before(v, lo, i):
+            if not ranks_before(v, lo, i):
                 return False
         return True
     for k in range(M):

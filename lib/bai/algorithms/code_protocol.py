@@ -38,8 +38,9 @@ import numba
 import numpy as np
 
 from ..validation import as_matrix, check_choice, check_int, check_rng
-from .fws import _is_square, solve_matrix_game
+from .fws import is_square, solve_matrix_game
 from .glr import GLRResult, check_deltas, check_env, design_inverse
+from .kernels import adahedge_update, adahedge_weights
 
 __all__ = ["THRESHOLD_NAMES", "RULE_FWS", "RULE_LT", "RULE_CGC", "random_spanner",
            "code_alternatives", "code_metric_step", "run_protocol"]
@@ -51,8 +52,6 @@ _EPS = 2.220446049250313e-16
 _CHUNK = 4096
 #: u of Lazy TaS's thresholds: 1 + u = 1.1, d log sqrt(1 + 1/u) = d/2 log 11
 LT_U = 0.1
-#: AdaHedge's initial Delta (LinBAI's code)
-ADAHEDGE_DELTA0 = 0.01
 
 
 def random_spanner(X, rng) -> tuple[np.ndarray, np.ndarray]:
@@ -174,7 +173,7 @@ def code_metric_step(M, X, z, t, per_arm_scale):
 
 
 @numba.njit(cache=True)
-def _fw_direction(X, b, theta, M, x, F, G, r, always_lp):
+def fw_direction(X, b, theta, M, x, F, G, r, always_lp):
     """The FW direction of the code: the best challenger's vertex when one piece is r-active
     (unless ``always_lp``), else the zero-sum game of the r-active pieces. Returns ``(z, lp)``."""
     K = X.shape[0]
@@ -203,7 +202,8 @@ def _fw_direction(X, b, theta, M, x, F, G, r, always_lp):
 
 
 @numba.njit(cache=True)
-def _best(X, theta):
+def best_arm(X, theta):
+    r"""The empirical best arm :math:`\arg\max_kx_k^\top\theta` (first index on ties)."""
     K, d = X.shape
     b, vb = 0, -np.inf
     for k in range(K):
@@ -236,11 +236,11 @@ def _in_interior(X, b, theta):
 @numba.njit(cache=True)
 def _fws_arm(X, theta, t, x, M, F, G, cnt, exact):
     K = X.shape[0]
-    b = _best(X, theta)
-    if _is_square(t // K) or not _in_interior(X, b, theta):
+    b = best_arm(X, theta)
+    if is_square(t // K) or not _in_interior(X, b, theta):
         z = np.full(K, 1.0 / K)
     else:
-        z, lp = _fw_direction(X, b, theta, M, x, F, G, t ** (-0.9) / K, False)
+        z, lp = fw_direction(X, b, theta, M, x, F, G, t ** (-0.9) / K, False)
         if lp:
             cnt[0] += 1
     for k in range(K):
@@ -280,7 +280,7 @@ def _chol_ok(A, c):
 def _lazy_update(X, theta, w, steps):
     """The code's lazy update, in place on ``w`` (:mod:`bai.algorithms.lazy_tas_code`)."""
     K, d = X.shape
-    b = _best(X, theta)
+    b = best_arm(X, theta)
     Ainv = design_inverse(X, w)
     y, u, Mu = np.empty(d), np.empty(d), np.empty(d)
     for it in range(1, steps + 1):
@@ -377,16 +377,9 @@ def _closest(X, b, theta, Ainv, lam):
 def _cgc_arm(X, theta, Vb, t, L, Dl, P, cumw):
     K, d = X.shape
     n = L.shape[0]
-    b = _best(X, theta)
-    eta = math.log(n) / Dl[0]
-    mn = np.min(L)
+    b = best_arm(X, theta)
     p = np.empty(n)
-    s = 0.0
-    for q in range(n):
-        p[q] = math.exp(-eta * (L[q] - mn))
-        s += p[q]
-    for q in range(n):
-        p[q] /= s
+    eta = adahedge_weights(L, Dl[0], p)
     wb = np.empty(K)
     sb = 0.0
     for k in range(K):
@@ -415,18 +408,7 @@ def _cgc_arm(X, theta, Vb, t, L, Dl, P, cumw):
         for k in range(K):
             rr = ref[k] if ii == b else 0.0
             gain[ii * K + k] = min(0.5 * (rr + dev[k]) ** 2, lt)
-    lmin = np.inf
-    for q in range(n):
-        if -gain[q] < lmin:
-            lmin = -gain[q]
-    acc = 0.0
-    mix = 0.0
-    for q in range(n):
-        acc += p[q] * math.exp(-eta * (-gain[q] - lmin))
-        mix += p[q] * (-gain[q])
-    Dl[0] += mix - (lmin - math.log(acc) / eta)
-    for q in range(n):
-        L[q] -= gain[q]
+    Dl[0] += adahedge_update(L, p, gain, eta)
     big, best = 0, np.inf
     for q in range(n):
         cumw[q] += p[q]
@@ -447,7 +429,7 @@ def _statistic(X, theta, Vinv, N, code_stat, sigma2, y, u):
     """``(b, statistic)``: the empirical best arm and the GLR (``code_stat`` False) or the
     code's value (True)."""
     K, d = X.shape
-    b = _best(X, theta)
+    b = best_arm(X, theta)
     stat = np.inf
     for j in range(K):
         if j == b:

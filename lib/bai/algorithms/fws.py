@@ -41,7 +41,8 @@ import numpy as np
 
 from . import engine as E
 from .. import queries as Q
-from .glr import GLRResult, _sm_scaled_row, design_inverse, quad_cols, rows_dot, rows_sub
+from .glr import GLRResult, design_inverse
+from .kernels import quad_cols, rows_dot, rows_sub, sm_scaled_row
 
 __all__ = ["FWSResult", "fws", "fws_runs", "solve_matrix_game"]
 
@@ -109,7 +110,9 @@ def solve_matrix_game(P):
 
 
 @numba.njit(cache=True)
-def _is_square(q):
+def is_square(q):
+    r"""Whether the integer ``q >= 0`` is a perfect square (FWS's forced exploration: a uniform
+    step when :math:`\lfloor t/K\rfloor` is a square; exact, not by floating point)."""
     s = int(math.sqrt(q))
     while s * s > q:
         s -= 1
@@ -127,7 +130,7 @@ def _choose_arm(eng, rs, rng):
     t = eng.t
     sigma2 = eng.sigma2
     vertex = -1
-    uniform = _is_square(t // K)
+    uniform = is_square(t // K)
     if not uniform:
         if fser[0] != eng.answer:     # the denominators s_p of this answer, under A(x)^{-1}
             quad_cols(Ainv, eng.pvt, P, R, fsq)
@@ -174,7 +177,7 @@ def _choose_arm(eng, rs, rng):
     # every 256 steps, recomputed (and the s_p with it)
     if vertex >= 0 and (t & 255) != 0:
         rt = 1.0 / t
-        den = 1.0 + rt * _sm_scaled_row(Ainv, X, vertex, rt, u)
+        den = 1.0 + rt * sm_scaled_row(Ainv, X, vertex, rt, u)
         sc = (t + 1.0) / t
         for p in range(Ainv.shape[0]):
             for q in range(Ainv.shape[1]):

@@ -50,8 +50,9 @@ import numba
 import numpy as np
 
 from ..validation import as_matrix, as_vector, check_choice, check_int
-from .code_protocol import (RULE_FWS, _best, _fw_direction, _is_square, code_alternatives,
-                            code_metric_step, run_protocol)
+from .code_protocol import (RULE_FWS, best_arm, code_alternatives, code_metric_step,
+                            fw_direction, run_protocol)
+from .fws import is_square
 from .glr import GLRResult, check_env, simulate_runs
 
 __all__ = ["FWSCodeResult", "fws_code", "fws_code_runs", "code_alternatives",
@@ -121,12 +122,12 @@ def _oracle(X, theta, steps):
     M = (X.T @ X) / K
     F = np.empty(K)
     G = np.zeros((K, K))
-    b = _best(X, theta)
+    b = best_arm(X, theta)
     for t in range(1, steps + 1):
-        if _is_square(t // K):
+        if is_square(t // K):
             z = np.full(K, 1.0 / K)
         else:
-            z, _ = _fw_direction(X, b, theta, M, x, F, G, t ** (-0.9) / K, True)
+            z, _ = fw_direction(X, b, theta, M, x, F, G, t ** (-0.9) / K, True)
         for k in range(K):
             x[k] = t / (t + 1.0) * x[k] + z[k] / (t + 1.0)
         code_metric_step(M, X, z, t, True)

@@ -65,8 +65,10 @@ query of :mod:`bai.queries` (top-m, thresholding, :math:`\varepsilon`-good answe
 form, a minimum over the pieces of the empirical answer's alternative, and the stopping rules of
 :mod:`bai.algorithms.stopping` (GLR, selective and full elimination) and their thresholds are
 objects. The engine that runs every rule on every query is :mod:`bai.algorithms.engine`; this
-module keeps the compiled helpers each formula of which is written once (:func:`sm_update`,
-:func:`quad`, :func:`ctrack`, :func:`greedy_arm`, :func:`design_inverse`), the lower bound, the
+module keeps the compiled helpers of the GLR rules (:func:`greedy_arm`, :func:`design_inverse`;
+the products, Sherman--Morrison updates and C-tracking are written once in
+:mod:`bai.algorithms.kernels`, and :func:`sm_update`, :func:`quad`, :func:`ctrack`, ... are
+re-exported here under their former names), the lower bound, the
 thresholds' values, the statistic from counts and sums, the result record and the batch
 functions.
 """
@@ -87,6 +89,7 @@ from ..validation import (as_matrix, as_vector, check_bool, check_delta, check_i
                           check_nonnegative, check_positive, check_rng)
 from . import stopping as _stopping
 from .common import RunResult, RunsResult
+from .kernels import ctrack, matvec, quad, quad_cols, quad_row, rows_dot, rows_sub, sm_update
 
 __all__ = ["THRESHOLDS", "MIXTURE_U", "t_star", "kl_bernoulli", "expected_time_lower_bound",
            "threshold_value", "glr_statistic", "spanner", "GLRResult", "simulate_runs",
@@ -98,7 +101,7 @@ __all__ = ["THRESHOLDS", "MIXTURE_U", "t_star", "kl_bernoulli", "expected_time_l
 
 #: The built-in stopping thresholds: name -> description (:mod:`bai.algorithms.stopping`; any
 #: :class:`~bai.algorithms.stopping.Threshold` or function beta(t, delta) is accepted too).
-THRESHOLDS = {name: desc for name, (_, desc) in _stopping._BUILTIN.items()}
+THRESHOLDS = {name: desc for name, (_, desc) in _stopping.BUILTIN.items()}
 #: u of the mixture threshold (the value of Lazy Track-and-Stop's code)
 MIXTURE_U = _stopping.MIXTURE_U
 
@@ -185,130 +188,8 @@ def spanner(X) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------------------
-# Compiled core: each formula once
+# Compiled core: the GLR rules' helpers (the building blocks: bai.algorithms.kernels)
 # ---------------------------------------------------------------------------------------------
-
-
-@numba.njit(cache=True)
-def sm_update(Ainv, x):
-    r"""Sherman--Morrison, in place: :math:`A^{-1}\leftarrow(A+xx^\top)^{-1}`; returns
-    :math:`x^\top A^{-1}x` (before the update)."""
-    return _sm_update_buf(Ainv, x, np.empty(x.shape[0]))
-
-
-@numba.njit(cache=True)
-def _matvec(A, x, out):
-    """``out = A @ x`` without allocation (compiled loops)."""
-    for i in range(x.shape[0]):
-        r = 0.0
-        for j in range(x.shape[0]):
-            r += A[i, j] * x[j]
-        out[i] = r
-
-
-@numba.njit(cache=True)
-def _sm_update_buf(Ainv, x, u):
-    """:func:`sm_update` with a work vector ``u`` (no allocation)."""
-    return _sm_scaled_buf(Ainv, x, 1.0, u)
-
-
-@numba.njit(cache=True)
-def quad_row(Ainv, Y, p):
-    """``Y[p]^T Ainv Y[p]`` (:func:`quad` of a row, without making a view of it: a loop over the
-    pieces or arms that slices rows pays for a view each time)."""
-    d = Y.shape[1]
-    s = 0.0
-    for i in range(d):
-        r = 0.0
-        for j in range(d):
-            r += Ainv[i, j] * Y[p, j]
-        s += Y[p, i] * r
-    return s
-
-
-@numba.njit(cache=True, error_model="numpy")
-def quad_cols(Ainv, Yt, n, R, out):
-    r"""``out[p]`` :math:`=y_p^\top A^{-1}y_p` for the columns ``p < n`` of ``Yt`` (``(d, >= n)``,
-    :math:`y_p` = ``Yt[:, p]``), and ``R[:, p]`` :math:`=A^{-1}y_p`: the arithmetic of
-    :func:`quad_row` (each sum from 0 in the same order), so every value equals
-    ``quad_row(Ainv, Y, p)`` bit for bit, with the loops running across the columns (they
-    vectorise; a loop over rows that sums along each row cannot)."""
-    d = Ainv.shape[0]
-    d4 = d - d % 4
-    for i in range(d):
-        for p in range(n):
-            R[i, p] = 0.0
-        for k in range(0, d4, 4):               # four terms per pass, added in order
-            a0, a1, a2, a3 = Ainv[i, k], Ainv[i, k + 1], Ainv[i, k + 2], Ainv[i, k + 3]
-            for p in range(n):
-                R[i, p] = (((R[i, p] + a0 * Yt[k, p]) + a1 * Yt[k + 1, p])
-                           + a2 * Yt[k + 2, p]) + a3 * Yt[k + 3, p]
-        for k in range(d4, d):
-            a = Ainv[i, k]
-            for p in range(n):
-                R[i, p] += a * Yt[k, p]
-    for p in range(n):
-        out[p] = 0.0
-    for i in range(0, d4, 4):
-        for p in range(n):
-            out[p] = (((out[p] + Yt[i, p] * R[i, p]) + Yt[i + 1, p] * R[i + 1, p])
-                      + Yt[i + 2, p] * R[i + 2, p]) + Yt[i + 3, p] * R[i + 3, p]
-    for i in range(d4, d):
-        for p in range(n):
-            out[p] += Yt[i, p] * R[i, p]
-
-
-@numba.njit(cache=True, error_model="numpy")
-def rows_dot(Yt, x, n, out):
-    r"""``out[p]`` :math:`=y_p^\top x` for the columns ``p < n`` of ``Yt`` (``(d, >= n)``): the
-    sum from 0 in the order of the coordinates, as a loop over the rows of ``Y`` computes it
-    (bit for bit), running across the columns."""
-    d = Yt.shape[0]
-    d4 = d - d % 4
-    for p in range(n):
-        out[p] = 0.0
-    for i in range(0, d4, 4):                   # four terms per pass, added in order
-        x0, x1, x2, x3 = x[i], x[i + 1], x[i + 2], x[i + 3]
-        for p in range(n):
-            out[p] = (((out[p] + Yt[i, p] * x0) + Yt[i + 1, p] * x1) + Yt[i + 2, p] * x2) \
-                + Yt[i + 3, p] * x3
-    for i in range(d4, d):
-        xi = x[i]
-        for p in range(n):
-            out[p] += Yt[i, p] * xi
-
-
-@numba.njit(cache=True, error_model="numpy")
-def rows_sub(Yt, x, n, start, out):
-    r"""``out[p]`` :math:`=s-\sum_iy_{p,i}x_i` for the columns ``p < n`` of ``Yt``, the terms
-    subtracted from ``start`` one by one in the order of the coordinates (as ``w = s;
-    w -= Y[p, i] * x[i]`` computes it, bit for bit), running across the columns."""
-    d = Yt.shape[0]
-    d4 = d - d % 4
-    for p in range(n):
-        out[p] = start
-    for i in range(0, d4, 4):
-        x0, x1, x2, x3 = x[i], x[i + 1], x[i + 2], x[i + 3]
-        for p in range(n):
-            out[p] = (((out[p] - Yt[i, p] * x0) - Yt[i + 1, p] * x1) - Yt[i + 2, p] * x2) \
-                - Yt[i + 3, p] * x3
-    for i in range(d4, d):
-        xi = x[i]
-        for p in range(n):
-            out[p] -= Yt[i, p] * xi
-
-
-@numba.njit(cache=True)
-def quad(Ainv, y):
-    """``y^T Ainv y``."""
-    d = y.shape[0]
-    s = 0.0
-    for i in range(d):
-        r = 0.0
-        for j in range(d):
-            r += Ainv[i, j] * y[j]
-        s += y[i] * r
-    return s
 
 
 #: The parameters every sampling rule under the GLR rule shares (:func:`rule_doc`).
@@ -346,28 +227,12 @@ def rule_doc(fn):
     return fn
 
 
-@numba.njit(cache=True, inline="always")
-def ctrack(N, cumw, w):
-    r"""C-tracking (Garivier and Kaufmann 2016, Sec. 3.1, without the :math:`\epsilon`-projection,
-    as every reference code): ``cumw += w``, then the arm of the support of ``w`` with the largest
-    deficit :math:`\sum_s w_s-N_k` (first index on ties)."""
-    K = N.shape[0]
-    a, best = -1, np.inf
-    for k in range(K):
-        cumw[k] += w[k]
-        if w[k] > 0.0:
-            v = N[k] - cumw[k]
-            if v < best:
-                best, a = v, k
-    return a
-
-
 @numba.njit(cache=True)
 def greedy_arm(X, Vinv, y):
     r""":math:`\arg\min_k\|y\|^2_{(V+x_kx_k^\top)^{-1}}=\arg\max_k(x_k^\top V^{-1}y)^2/(1+x_k^\top
     V^{-1}x_k)` (first index on ties)."""
     u = np.empty(y.shape[0])
-    _matvec(Vinv, y, u)
+    matvec(Vinv, y, u)
     K = X.shape[0]
     best, a = -1.0, 0
     for k in range(K):
@@ -385,7 +250,7 @@ def greedy_arm_buf(X, Vinv, y, u):
     r""":math:`\arg\min_k\|y\|^2_{(V+x_kx_k^\top)^{-1}}=\arg\max_k(x_k^\top V^{-1}y)^2/(1+x_k^\top
     V^{-1}x_k)` (first index on ties), ``u`` a work vector of length d
     (:func:`greedy_arm` without allocation)."""
-    _matvec(Vinv, y, u)
+    matvec(Vinv, y, u)
     K, d = X.shape
     best, a = -1.0, 0
     for k in range(K):
@@ -409,7 +274,7 @@ def greedy_arm_t(Xt, Vinv, y, u, R, pa, qa):
     r""":func:`greedy_arm_buf` from the transposed arms ``Xt`` (``(d, K)``), with work arrays
     ``R`` (``(d, >= K)``), ``pa`` and ``qa`` (``>= K``): the same arm, every score computed with
     the same arithmetic (bit for bit), the loops running across the arms."""
-    _matvec(Vinv, y, u)
+    matvec(Vinv, y, u)
     K = Xt.shape[1]
     rows_dot(Xt, u, K, pa)
     quad_cols(Vinv, Xt, K, R, qa)
@@ -503,48 +368,6 @@ def design_inverse(X, w):
                 for j in range(d):
                     A[i, j] += w[k] * X[k, i] * X[k, j]
     return inv_small(A)
-
-
-@numba.njit(cache=True)
-def sm_scaled(Ainv, x, r):
-    r"""Sherman--Morrison in place: :math:`A^{-1}\leftarrow(A+r\,xx^\top)^{-1}`."""
-    _sm_scaled_buf(Ainv, x, r, np.empty(x.shape[0]))
-
-
-@numba.njit(cache=True, error_model="numpy")
-def _sm_scaled_row(Ainv, X, a, r, u):
-    r""":func:`_sm_scaled_buf` with :math:`x=` ``X[a]`` (no view of the row is made; the same
-    arithmetic)."""
-    d = X.shape[1]
-    for i in range(d):
-        acc = 0.0
-        for j in range(d):
-            acc += Ainv[i, j] * X[a, j]
-        u[i] = acc
-    q = 0.0
-    for i in range(d):
-        q += X[a, i] * u[i]
-    den = 1.0 + r * q
-    for i in range(d):
-        for j in range(d):
-            Ainv[i, j] -= r * u[i] * u[j] / den
-    return q
-
-
-@numba.njit(cache=True, error_model="numpy", inline="always")
-def _sm_scaled_buf(Ainv, x, r, u):
-    r""":func:`sm_scaled` with a work vector ``u`` (no allocation); returns :math:`x^\top A^{-1}x`
-    (before the update)."""
-    d = x.shape[0]
-    _matvec(Ainv, x, u)
-    q = 0.0
-    for i in range(d):
-        q += x[i] * u[i]
-    den = 1.0 + r * q
-    for i in range(d):
-        for j in range(d):
-            Ainv[i, j] -= r * u[i] * u[j] / den
-    return q
 
 
 # ---------------------------------------------------------------------------------------------

@@ -50,7 +50,8 @@ import numpy as np
 from ..designs import PairwiseDifferences, solve_design
 from ..queries import KIND_THRESHOLDING, TopM
 from . import engine as E
-from .glr import GLRResult, ctrack, greedy_arm_t
+from .glr import GLRResult, greedy_arm_t
+from .kernels import ctrack
 
 __all__ = ["TrackingResult", "LinGapEGLRResult", "UniformResult", "LinGIFAResult",
            "xy_tracking", "xy_tracking_runs", "oracle_tracking", "oracle_tracking_runs",

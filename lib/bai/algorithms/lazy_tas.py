@@ -15,7 +15,7 @@ T^*(\theta)` (with its own stopping threshold). What is implemented (the spec
   recomputed only when needed: since :math:`V_t` only grows, a value
   :math:`\lambda_{\min}(V_s)\ge c_0\sqrt t` stays valid until :math:`t>(\lambda_{\min}(V_s)/c_0)^2`.
 * **Tracking** (C-tracking, averaging): otherwise ``cumw += w`` and pull the arm of the support of
-  :math:`w` with the largest deficit (:func:`bai.algorithms.glr.ctrack`).
+  :math:`w` with the largest deficit (:func:`bai.algorithms.kernels.ctrack`).
 * **Lazy updates**: :math:`w` is recomputed only at :math:`t=d,2d,4d,\dots` (the official code's
   schedule), as the plug-in optimal allocation of :math:`\hat\theta_t` over the (active) pieces
   of the empirical answer (:func:`bai.algorithms.engine.plugin_design`: 1000 Frank--Wolfe steps
@@ -37,7 +37,8 @@ import numpy as np
 
 from ..validation import check_int
 from . import engine as E
-from .glr import GLRResult, ctrack
+from .glr import GLRResult
+from .kernels import ctrack
 
 __all__ = ["LazyTaSResult", "lazy_tas", "lazy_tas_runs"]
 

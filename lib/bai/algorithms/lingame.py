@@ -40,13 +40,14 @@ from numba.typed import Dict
 
 from .. import queries as Q
 from . import engine as E
-from .glr import GLRResult, ctrack, design_inverse, quad_cols, rows_dot, rule_doc
+from .glr import GLRResult, design_inverse, rule_doc
+from . import kernels
+from .kernels import adahedge_update, adahedge_weights, ctrack, quad_cols, rows_dot
 
 __all__ = ["LinGameResult", "lingame", "lingame_runs", "ADAHEDGE_DELTA0"]
 
-#: AdaHedge's initial Delta (LinBAI's code)
-ADAHEDGE_DELTA0 = 0.01
-
+#: AdaHedge's initial Delta (LinBAI's code), defined once in :mod:`bai.algorithms.kernels`
+ADAHEDGE_DELTA0 = kernels.ADAHEDGE_DELTA0
 
 @dataclass
 class LinGameResult(GLRResult):
@@ -59,7 +60,7 @@ def _best_response(eng, Ainv, Yt, idx, R, sv, u, lam):
     (first on ties; :math:`\hat\theta_t` when an active piece's gap is not positive) into
     ``lam``; returns the number of pieces evaluated. Every piece's
     :math:`\|a_p\|^2_{A(w)^{-1}}` and :math:`A(w)^{-1}a_p` at once
-    (:func:`bai.algorithms.glr.quad_cols`, the arithmetic of ``quad_row`` bit for bit), the
+    (:func:`bai.algorithms.kernels.quad_cols`, the arithmetic of ``quad_row`` bit for bit), the
     pieces' normals read from ``eng.pvt`` (gathered into ``Yt`` when some are inactive)."""
     theta = eng.theta
     d = theta.shape[0]
@@ -115,17 +116,7 @@ def _choose_arm(eng, rs, rng):
         fresh[K] = ADAHEDGE_DELTA0
         learners[key] = fresh
     Lb = learners[key]
-    eta = math.log(K) / Lb[K]
-    mn = np.inf
-    for k in range(K):
-        if Lb[k] < mn:
-            mn = Lb[k]
-    s = 0.0
-    for k in range(K):
-        p[k] = math.exp(-eta * (Lb[k] - mn))
-        s += p[k]
-    for k in range(K):
-        p[k] /= s
+    eta = adahedge_weights(Lb, Lb[K], p)           # the learner's losses, then its Delta
     Ainv = design_inverse(X, p)
     # best response: the closest point of the closest active piece under A(w)
     eng.ii[E.WS] += _best_response(eng, Ainv, Yt, idx, R, sv, u, lam)
@@ -143,18 +134,7 @@ def _choose_arm(eng, rs, rng):
         else:
             gain[k] = 0.5 * r * r / sigma2
     # AdaHedge: incur the loss -gain with the current weights p
-    lmin = np.inf
-    for k in range(K):
-        if -gain[k] < lmin:
-            lmin = -gain[k]
-    acc = 0.0
-    mix = 0.0
-    for k in range(K):
-        acc += p[k] * math.exp(-eta * (-gain[k] - lmin))
-        mix += p[k] * (-gain[k])
-    Lb[K] += mix - (lmin - math.log(acc) / eta)
-    for k in range(K):
-        Lb[k] -= gain[k]
+    Lb[K] += adahedge_update(Lb, p, gain, eta)
     return ctrack(eng.N, cumw, p)
 
 

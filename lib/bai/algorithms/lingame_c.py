@@ -33,7 +33,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .code_protocol import ADAHEDGE_DELTA0, RULE_CGC, run_protocol
+from .code_protocol import RULE_CGC, run_protocol
+from .kernels import ADAHEDGE_DELTA0
 from .glr import GLRResult, check_env, simulate_runs
 
 __all__ = ["LinGameCResult", "lingame_c", "lingame_c_runs"]

@@ -69,7 +69,7 @@ _SR_KIND = {"llr": 0, "selective": 1, "full": 2}
 
 #: the compiled kinds of threshold
 KIND_HEURISTIC, KIND_MIXTURE, KIND_TIME, KIND_USER = 0, 1, 2, 3
-_BUILTIN = {
+BUILTIN = {
     "heuristic": (KIND_HEURISTIC, "log((1 + log t)/delta) (Garivier & Kaufmann 2016, Sec. 6; "
                                   "LinBAI/FWS code)"),
     "mixture": (KIND_MIXTURE, "(1+u)(log(1/delta) + 1/2 log det(I + V_t/(u c))), u = 0.1, c = "
@@ -130,10 +130,10 @@ class Threshold:
         if time_uniform is not None and not isinstance(time_uniform, (bool, np.bool_)):
             raise TypeError(f"time_uniform must be True, False or None, got {time_uniform!r}")
         if isinstance(beta, str):
-            if beta not in _BUILTIN:
-                raise ValueError(f"threshold must be one of {sorted(_BUILTIN)} or a function "
+            if beta not in BUILTIN:
+                raise ValueError(f"threshold must be one of {sorted(BUILTIN)} or a function "
                                  f"beta(t, delta), got {beta!r}")
-            self.kind, self.description = _BUILTIN[beta]
+            self.kind, self.description = BUILTIN[beta]
             self.fn = None
             self.name = name or beta
             proven = self.kind == KIND_MIXTURE
@@ -145,13 +145,13 @@ class Threshold:
         elif callable(beta) and not isinstance(beta, Threshold):
             self.kind, self.fn = KIND_USER, beta
             self.name = name or getattr(beta, "__name__", "user")
-            if self.name in _BUILTIN or self.name == "<lambda>":
+            if self.name in BUILTIN or self.name == "<lambda>":
                 self.name = "user" if self.name == "<lambda>" else f"user {self.name}"
             self.description = f"user threshold {self.name}"
             self.time_uniform = bool(time_uniform) if time_uniform is not None else False
             _check_user(beta)
         else:
-            raise TypeError(f"threshold must be a name among {sorted(_BUILTIN)}, a Threshold or "
+            raise TypeError(f"threshold must be a name among {sorted(BUILTIN)}, a Threshold or "
                             f"a function beta(t, delta), got {type(beta).__name__}")
 
     @property
@@ -344,7 +344,7 @@ def as_threshold(threshold, name: str = "threshold") -> Threshold:
             raise type(exc)(msg if msg.startswith(name) else
                             f"{name}: {msg}" if not msg.startswith("threshold") else
                             msg.replace("threshold", name, 1)) from None
-    raise TypeError(f"{name} must be one of {sorted(_BUILTIN)}, a Threshold or a function "
+    raise TypeError(f"{name} must be one of {sorted(BUILTIN)}, a Threshold or a function "
                     f"beta(t, delta), got {threshold!r}")
 
 
@@ -354,7 +354,7 @@ def check_thresholds(threshold, name: str = "threshold") -> tuple:
     items = (threshold,) if (isinstance(threshold, (str, Threshold)) or callable(threshold)) \
         else threshold
     if not isinstance(items, (list, tuple)) or not items:
-        raise TypeError(f"{name} must be one of {sorted(_BUILTIN)}, a Threshold, a function "
+        raise TypeError(f"{name} must be one of {sorted(BUILTIN)}, a Threshold, a function "
                         f"beta(t, delta), or a list of them, got {threshold!r}")
     out = tuple(as_threshold(t, name) for t in items)
     names = [t.name for t in out]

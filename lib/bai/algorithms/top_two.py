@@ -35,7 +35,8 @@ import numpy as np
 
 from .. import queries as Q
 from . import engine as E
-from .glr import GLRResult, cholesky_small, greedy_arm_t, quad
+from .glr import GLRResult, cholesky_small, greedy_arm_t
+from .kernels import quad
 
 __all__ = ["TopTwoResult", "top_two", "top_two_runs"]
 

@@ -110,7 +110,7 @@ def _check_applicable(rules, envs, samp) -> None:
             continue
         for iname, (env, q) in envs.items():
             try:
-                E._check_applicable(rule, q, samp)
+                E.check_rule_query(rule, q, samp)
             except ValueError as exc:
                 raise ValueError(f"rules[{rname!r}] on instances[{iname!r}]: {exc}") from None
 

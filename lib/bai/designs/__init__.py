@@ -59,10 +59,12 @@ from .objective import (
 from .rounding import round_design, rounding_bound
 from .solvers import frank_wolfe_design, solve_design, solve_design_cvxpy
 
-# private names used outside the package (the kernels by bai.algorithms.soare; the tests and
-# benchmarks read or patch the others): issue 35's private names crossing modules
-from .greedy import _greedy_apply, _greedy_kernel, _greedy_pick, _refresh  # noqa: F401
-from .solvers import _CERT_ALL_ARMS, _inv_spd, _spanning_arms  # noqa: F401
+# the kernels bai.algorithms.soare shares (public by name, outside the reference's __all__)
+from .greedy import greedy_apply_kernel, greedy_pick_kernel, greedy_refresh  # noqa: F401
+from .solvers import spanning_arms  # noqa: F401
+# private names the tests and benchmarks read or patch (no module of bai reads them)
+from .greedy import _greedy_kernel  # noqa: F401
+from .solvers import _CERT_ALL_ARMS, _inv_spd  # noqa: F401
 
 __all__ = [
     "ExplicitDirections",

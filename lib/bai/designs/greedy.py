@@ -2,8 +2,8 @@ r"""Soare et al.'s greedy incremental allocation (Soare et al. 2014, Fig. 2), co
 
 :math:`x_t=\arg\min_x\max_y y^\top(A+xx^\top)^{-1}y`: :func:`greedy_scores` (plain NumPy, the
 reference) and :func:`greedy_allocation`, a numba kernel with Sherman--Morrison updates and exact
-refreshes from the integer counts (the kernels ``_refresh``, ``_greedy_pick`` and
-``_greedy_apply`` are shared with :mod:`bai.algorithms.soare`). Part of :mod:`bai.designs`.
+refreshes from the integer counts (the kernels ``greedy_refresh``, ``greedy_pick_kernel`` and
+``greedy_apply_kernel`` are shared with :mod:`bai.algorithms.soare`). Part of :mod:`bai.designs`.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def greedy_scores(Ainv, X, Y, b: float = 1.0) -> np.ndarray:
 
 
 @numba.njit(cache=True)
-def _refresh(X, Y, counts, A0):
+def greedy_refresh(X, Y, counts, A0):
     K, d = X.shape
     A = A0.copy()
     for k in range(K):
@@ -75,7 +75,7 @@ def _refresh(X, Y, counts, A0):
 
 
 @numba.njit(cache=True)
-def _greedy_pick(G, H, q, scores, tie_rtol, b, ties):
+def greedy_pick_kernel(G, H, q, scores, tie_rtol, b, ties):
     """One greedy choice: the arm minimising max_y y^T (A + b x x^T)^{-1} y; ties (scores within
     ``tie_rtol`` of the best, relatively) broken uniformly by one draw
     ``ties.integers(0, n_ties)`` of the generator ``ties``, made only when there are ties."""
@@ -108,7 +108,7 @@ def _greedy_pick(G, H, q, scores, tie_rtol, b, ties):
 
 
 @numba.njit(cache=True)
-def _greedy_apply(G, H, q, a, Ga, Ha, b):
+def greedy_apply_kernel(G, H, q, a, Ga, Ha, b):
     """Sherman--Morrison update of G = X A^-1 Y^T, H = X A^-1 X^T, q_y = ||y||^2_{A^-1} after
     ``b`` pulls of arm ``a``; returns the new max_y q_y."""
     K = G.shape[0]
@@ -154,7 +154,7 @@ def _greedy_kernel(X, Y, counts, A0, cfg, ties, record_at):
     min_steps, block_rtol = cfg.min_steps, cfg.block_rtol
     K = X.shape[0]
     m = Y.shape[0]
-    G, H, q = _refresh(X, Y, counts, A0)
+    G, H, q = greedy_refresh(X, Y, counts, A0)
     arms = np.empty(n_steps if keep_arms else 0, dtype=np.int64)
     recorded = np.zeros((record_at.size, K), dtype=np.int64)
     rec = 0
@@ -184,7 +184,7 @@ def _greedy_kernel(X, Y, counts, A0, cfg, ties, record_at):
             b = min(b, n_steps - steps)
             if rec < record_at.size:
                 b = min(b, record_at[rec] - steps)
-        a = _greedy_pick(G, H, q, scores, tie_rtol, float(b), ties)
+        a = greedy_pick_kernel(G, H, q, scores, tie_rtol, float(b), ties)
         if keep_arms:
             for i in range(b):
                 arms[steps + i] = a
@@ -193,13 +193,13 @@ def _greedy_kernel(X, Y, counts, A0, cfg, ties, record_at):
         steps += b
         decisions += 1
         if decisions % refresh_every == 0:
-            G, H, q = _refresh(X, Y, counts, A0)
+            G, H, q = greedy_refresh(X, Y, counts, A0)
             current = 0.0
             for j in range(m):
                 if q[j] > current:
                     current = q[j]
         else:
-            current = _greedy_apply(G, H, q, a, Ga, Ha, float(b))
+            current = greedy_apply_kernel(G, H, q, a, Ga, Ha, float(b))
         while rec < record_at.size and record_at[rec] == steps:
             recorded[rec, :] = counts
             rec += 1

@@ -158,7 +158,7 @@ def _barrier_restricted(X, Ys, lam0, rel_gap, *, mu_factor=20.0, max_newton=400)
     return lam, t, lower, mu, steps, Ainv
 
 
-def _spanning_arms(X):
+def spanning_arms(X):
     """Indices of ``d`` arms spanning R^d (QR with column pivoting)."""
     from scipy.linalg import qr
 
@@ -287,7 +287,7 @@ def solve_design(
     K, d = X.shape
     per_round = directions_per_round or max(2 * d, 16)
 
-    arms = _spanning_arms(X)
+    arms = spanning_arms(X)
     lam_w = np.full(arms.size, 1.0 / arms.size)
     Ainv = _inv_spd((X[arms].T * lam_w) @ X[arms])
     working = [int(i) for i in dirs.top(Ainv, per_round)[0]]

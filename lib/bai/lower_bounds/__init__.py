@@ -99,14 +99,14 @@ from .baics_complexity import LowerBound, lower_bound, lower_bound_cvxpy
 from .general import expected_time_lower_bound, kl_delta
 from .linear import linear_expected_time_lower_bound, linear_t_star
 
-# private names used outside the package (the compiled kernels by bai.algorithms.baics, which
-# also reads _check_weights; a test reads _alt_eval): issue 35's private names crossing modules
+# the compiled kernels and checks that bai.algorithms.baics shares (public by name, outside the
+# reference's __all__: they check nothing, or serve the Python faces above)
 from .baics_alternative import (  # noqa: F401
-    _alt_eval,
-    _alt_value,
-    _best_feasible,
-    _check_weights,
-    _no_feasible_weights,
+    alt_eval,
+    alt_value_kernel,
+    best_feasible_kernel,
+    check_weights,
+    no_feasible_weights_kernel,
 )
 
 __all__ = [

@@ -60,7 +60,7 @@ def check_instance(mu, q, M) -> tuple[np.ndarray, np.ndarray, int]:
     return mu, q, M
 
 
-def _check_weights(w, shape, name="w") -> np.ndarray:
+def check_weights(w, shape, name="w") -> np.ndarray:
     w = np.ascontiguousarray(as_matrix(w, name), dtype=float)
     if w.shape != shape:
         raise ValueError(f"{name} must have shape {shape} (arms x subpopulations), got {w.shape}")
@@ -77,7 +77,7 @@ def _check_weights(w, shape, name="w") -> np.ndarray:
 
 
 @numba.njit(cache=True)
-def _best_feasible(mu, q, M):
+def best_feasible_kernel(mu, q, M):
     """Index of the best feasible arm (first among ties), -1 when no arm is feasible."""
     K, L = mu.shape
     best = -1
@@ -191,7 +191,7 @@ def _inner_qp(mu1, muk, a, b, q, M, tiny, d1, dk):
 
 
 @numba.njit(cache=True)
-def _alt_value(mu, q, M, w, k1, grad, d1, dk):
+def alt_value_kernel(mu, q, M, w, k1, grad, d1, dk):
     """F_mu(w) of (7)/(8) and a supergradient (written into grad, shape (K, L)).
 
     ``k1`` is the best feasible arm of ``mu`` (-1: none); ``d1``, ``dk`` are work arrays of
@@ -253,7 +253,7 @@ def _alt_value(mu, q, M, w, k1, grad, d1, dk):
 
 
 @numba.njit(cache=True)
-def _no_feasible_weights(mu, M, out):
+def no_feasible_weights_kernel(mu, M, out):
     """Closed-form maximiser of (7) (Sec. 4.1), written into out (K, L); returns max F."""
     K, L = mu.shape
     total = 0.0
@@ -297,7 +297,7 @@ def best_feasible_arm(mu, q, M) -> int:
         :math:`\hat\mu`.
     """
     mu, q, M = check_instance(mu, q, M)
-    return int(_best_feasible(mu, q, M))
+    return int(best_feasible_kernel(mu, q, M))
 
 
 def in_instance_class(mu, q, M) -> bool:
@@ -318,7 +318,7 @@ def in_instance_class(mu, q, M) -> bool:
     bool
     """
     mu, q, M = check_instance(mu, q, M)
-    k1 = int(_best_feasible(mu, q, M))
+    k1 = int(best_feasible_kernel(mu, q, M))
     if k1 < 0:
         return True
     if M > 0 and np.any(mu[k1, :M] <= 0):
@@ -445,13 +445,13 @@ def inner_qp_cvxpy(w1, wk, mu1, muk, q, M) -> InnerQPResult:
                          eta=float(quality.dual_value))
 
 
-def _alt_eval(w, mu, q, M):
+def alt_eval(w, mu, q, M):
     K, L = mu.shape
     grad = np.zeros((K, L))
     d1 = np.empty(L)
     dk = np.empty(L)
-    k1 = _best_feasible(mu, q, M)
-    v = _alt_value(mu, q, M, w, k1, grad, d1, dk)
+    k1 = best_feasible_kernel(mu, q, M)
+    v = alt_value_kernel(mu, q, M, w, k1, grad, d1, dk)
     return float(v), grad
 
 
@@ -478,8 +478,8 @@ def alt_value(w, mu, q, M) -> float:
     float
     """
     mu, q, M = check_instance(mu, q, M)
-    w = _check_weights(w, mu.shape)
-    return _alt_eval(w, mu, q, M)[0]
+    w = check_weights(w, mu.shape)
+    return alt_eval(w, mu, q, M)[0]
 
 
 def alt_supergradient(w, mu, q, M) -> tuple[float, np.ndarray]:
@@ -502,8 +502,8 @@ def alt_supergradient(w, mu, q, M) -> tuple[float, np.ndarray]:
     c : (K, L) array
     """
     mu, q, M = check_instance(mu, q, M)
-    w = _check_weights(w, mu.shape)
-    return _alt_eval(w, mu, q, M)
+    w = check_weights(w, mu.shape)
+    return alt_eval(w, mu, q, M)
 
 
 def no_feasible_arm_weights(mu, M) -> tuple[float, np.ndarray]:
@@ -533,5 +533,5 @@ def no_feasible_arm_weights(mu, M) -> tuple[float, np.ndarray]:
         raise ValueError("mu must have no feasible arm (every arm below 0 on a constrained "
                          "subpopulation) for the closed form (7)")
     out = np.zeros(mu.shape)
-    value = _no_feasible_weights(mu, M, out)
+    value = no_feasible_weights_kernel(mu, M, out)
     return 2.0 / value, out

@@ -16,8 +16,8 @@ import numpy as np
 
 from ..validation import check_int, check_positive
 from .baics_alternative import (
-    _alt_eval,
-    _best_feasible,
+    alt_eval,
+    best_feasible_kernel,
     check_instance,
     in_instance_class,
     no_feasible_arm_weights,
@@ -106,7 +106,7 @@ def lower_bound(mu, q, M, *, rtol: float = 1e-8, max_iter: int = 2000,
         raise ValueError(f"method must be 'auto' or 'cutting_plane', got {method!r}")
     K, L = mu.shape
     n = K * L
-    k1 = int(_best_feasible(mu, q, M))
+    k1 = int(best_feasible_kernel(mu, q, M))
     if not in_instance_class(mu, q, M):
         w = np.full((K, L), 1.0 / n)
         return LowerBound(T_star=math.inf, T_star_lower=math.inf, weights=w, value=0.0,
@@ -131,7 +131,7 @@ def lower_bound(mu, q, M, *, rtol: float = 1e-8, max_iter: int = 2000,
     best_v, best_w = -np.inf, w
     upper = np.inf
     for it in range(1, max_iter + 1):
-        v, c = _alt_eval(w, mu, q, M)
+        v, c = alt_eval(w, mu, q, M)
         if scale is None:
             if not v > 0:
                 raise RuntimeError(f"F at the uniform weights is {v}, expected positive for mu in S")
@@ -191,7 +191,7 @@ def lower_bound_cvxpy(mu, q, M) -> LowerBound:
 
     mu, q, M = check_instance(mu, q, M)
     K, L = mu.shape
-    k1 = int(_best_feasible(mu, q, M))
+    k1 = int(best_feasible_kernel(mu, q, M))
     W = cp.Variable((K, L), nonneg=True)
     t = cp.Variable()
     cons = [cp.sum(W) == 1]

@@ -185,8 +185,8 @@ _FIG1_CAUSES = ("the printed radius sigma sqrt(.) halves every interval, so many
                 "decided during their first pull and the gains are far larger than printed (the "
                 "corrected radius beneath gives gains near the printed sizes); the paper's lost "
                 "settings for Figure 1 (means, delays, n grid; we use the authors' code's)")
-_F1A_SLACK = 0.025      # 'up to 25% and 40%': percentages printed to the nearest 5%
-_F1C_SLACK = 0.005      # 0.59, 0.57: half a unit of the last printed digit
+F1A_SLACK = 0.025      # 'up to 25% and 40%': percentages printed to the nearest 5%
+F1C_SLACK = 0.005      # 0.59, 0.57: half a unit of the last printed digit
 _F2_SLACK = 0.025       # 'up to 35%': as Figure 1a's percentages
 
 #: The claims the chapter checks: id -> :class:`bai.claims.ClaimSpec` (statement, source, rule,
@@ -234,7 +234,7 @@ CLAIMS: dict = {
     **{f"grover.fig1a.max_gain.{mode}.{{reading}}": ClaimSpec(
         f"Bounded means: partial feedback gains up to {PRINTED['fig1a.' + mode].number:.0%} "
         f"({mode}, small n): 1 - the smallest mean ratio over n",
-        "Grover et al. 2018, Sec. 5.1, Figure 1a", Tolerance(abs=_F1A_SLACK),
+        "Grover et al. 2018, Sec. 5.1, Figure 1a", Tolerance(abs=F1A_SLACK),
         paper_value=PRINTED[f"fig1a.{mode}"], figure="Figure 1a",
         claim=f"grover.fig1a.max_gain.{mode}", section="figure-1-the-improvement-ratio",
         causes=_FIG1_CAUSES)
@@ -261,7 +261,7 @@ CLAIMS: dict = {
     **{f"grover.fig1c.min_ratio.{mode}.{{reading}}": ClaimSpec(
         f"n = 100, varying delay: the lowest {mode} mean ratio over the delays is "
         f"{PRINTED['fig1c.' + mode].number}", "Grover et al. 2018, Sec. 5.1, Figure 1c",
-        Tolerance(abs=_F1C_SLACK), paper_value=PRINTED[f"fig1c.{mode}"], figure="Figure 1c",
+        Tolerance(abs=F1C_SLACK), paper_value=PRINTED[f"fig1c.{mode}"], figure="Figure 1c",
         claim=f"grover.fig1c.min_ratio.{mode}", section="figure-1-the-improvement-ratio",
         causes=_FIG1_CAUSES + "; the paper's delay grid is lost (we use the authors' code's)")
        for mode in ("sequential", "parallel")},

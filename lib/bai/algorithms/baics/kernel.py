@@ -14,7 +14,7 @@ import numba
 import numpy as np
 
 from ...estimation import baics_threshold_kernel
-from ...lower_bounds import _alt_value, _best_feasible, _no_feasible_weights
+from ...lower_bounds import alt_value_kernel, best_feasible_kernel, no_feasible_weights_kernel
 
 
 _NEED_MORE, _STOPPED, _CAPPED = 0, 1, 2
@@ -236,8 +236,8 @@ def _run_chunk(cfg, st, t, max_ratio, noise, unif):
         for k in range(K):
             for l in range(L):
                 mh[k, l] = S[k, l] / N[k, l]
-        k1 = _best_feasible(mh, q, M)
-        Z = cfg.glr_scale * _alt_value(mh, q, M, N, k1, grad, d1, dk)
+        k1 = best_feasible_kernel(mh, q, M)
+        Z = cfg.glr_scale * alt_value_kernel(mh, q, M, N, k1, grad, d1, dk)
         beta = baics_threshold_kernel(t, cfg.delta)
         if Z > beta:
             status = _STOPPED
@@ -252,9 +252,9 @@ def _run_chunk(cfg, st, t, max_ratio, noise, unif):
         I = 0
         if cfg.rule == 0:  # T-a-SCS
             if k1 < 0:
-                _no_feasible_weights(mh, M, w)
+                no_feasible_weights_kernel(mh, M, w)
             else:
-                _alt_value(mh, q, M, w, k1, grad, d1, dk)
+                alt_value_kernel(mh, q, M, w, k1, grad, d1, dk)
                 for j in range(n):
                     tmp[j] = w_flat[j] + cfg.step_size * g_flat[j]
                 # P_Sigma (spec), or P onto Sigma^eps_t (the iterate stays in the forced set)

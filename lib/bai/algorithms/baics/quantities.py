@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...estimation import baics_threshold
-from ...lower_bounds import _alt_eval, _check_weights, check_instance
+from ...lower_bounds import alt_eval, check_weights, check_instance
 from ...validation import as_matrix, as_vector, check_nonnegative
 from .kernel import _gk_weights, _proj_floor
 
@@ -37,8 +37,8 @@ def glr_statistic(counts, means, q, M) -> float:
     """
     means = as_matrix(means, "means", min_rows=2)
     mu, q, M = check_instance(means, q, M)
-    counts = _check_weights(counts, mu.shape, "counts")
-    return 0.5 * _alt_eval(counts, mu, q, M)[0]
+    counts = check_weights(counts, mu.shape, "counts")
+    return 0.5 * alt_eval(counts, mu, q, M)[0]
 
 
 def gk_weights(arm_means) -> np.ndarray:

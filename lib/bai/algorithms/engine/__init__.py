@@ -63,8 +63,8 @@ from .loop import _init_pulls, drive, observe, step
 from .toolkit import alt_grad, alt_values, answer_key, closest_piece, plugin_design
 from .rules import CompiledRule, RuleState, SamplingRule, check_rule
 from .one_run import _Run
-from .simulation import (_ENGINE_OPTIONS, _check_applicable, check_initial,
-                         check_regularization, simulate)
+from .simulation import (_ENGINE_OPTIONS, check_initial, check_regularization,
+                         check_rule_query, simulate)
 from .rule_registry import (RULES, Option, RuleEntry, declare_rule, discover, library_rule,
                             register, rule_function, runs_function)
 

@@ -15,7 +15,7 @@ import numba
 import numpy as np
 from numba import types
 
-from ..glr import _sm_scaled_row
+from ..kernels import sm_scaled_row
 from .state import (ARM, BAD_ARM, DEN, DONE, HQ, HQOK, IN_CHOOSE, IN_OBSERVE, IN_UPDATE, PAUSED,
                     PHASE, SIGMA, SQOK, SQ_REFRESH, T)
 from .statistics import _estimate, _pull, _rank_one_halfspaces, _rank_one_pieces, _refresh_inverses
@@ -41,7 +41,7 @@ def observe(a, y, eng):
     if (t & (t - 1)) == 0:            # at powers of 2, the inverses exactly (rounding drift)
         _refresh_inverses(eng)
     else:
-        den = 1.0 + _sm_scaled_row(eng.Vinv, eng.X, a, 1.0, eng.u)
+        den = 1.0 + sm_scaled_row(eng.Vinv, eng.X, a, 1.0, eng.u)
         eng.ff[DEN] = den
         if t % SQ_REFRESH == 0:
             ii[SQOK] = 0

@@ -25,7 +25,10 @@ from .rules import CompiledRule, RuleState, check_rule
 from .one_run import _Run, _call, _run_compiled, _run_python
 
 
-def _check_applicable(rule, query, samp: int) -> None:
+def check_rule_query(rule, query, samp: int) -> None:
+    """A ``ValueError`` naming the reason when ``rule`` is not defined for ``query``, or when
+    elimination in the sampling rule (``samp``) is asked of a rule that does not use the pieces
+    of the alternative (the engine's check, also run by :func:`bai.arena.compare` up front)."""
     allowed = rule.queries if isinstance(rule, CompiledRule) else None
     if allowed is not None and not isinstance(query, allowed):
         names = ", ".join(c.__name__ for c in allowed)
@@ -154,7 +157,7 @@ def simulate(rule, env, rng, *, query=None, deltas=(0.1,), threshold="heuristic"
         raise ValueError(f"sampling_elimination must be None, 'selective' or 'full', got "
                          f"{sampling_elimination!r}")
     samp = {None: 0, "selective": 1, "full": 2}[sampling_elimination]
-    _check_applicable(rule, query, samp)
+    check_rule_query(rule, query, samp)
     if isinstance(rule, CompiledRule) and rule.needs_width:
         _width(dict(options), thresholds, deltas)        # checked before any work
     nS, nT, nL = len(stoppings), len(thresholds), len(deltas)

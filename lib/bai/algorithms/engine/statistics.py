@@ -20,7 +20,7 @@ import numba
 import numpy as np
 
 from ... import queries as Q
-from ..glr import _matvec, _sm_scaled_row, quad_cols, quad_row, rows_dot, rows_sub
+from ..kernels import matvec, quad_cols, quad_row, rows_dot, rows_sub, sm_scaled_row
 from .state import HQ, HQOK, KIND, LAM, LOGDET, MIX, NP, QM, QX, REG, SERIAL, SIGMA2, SQOK, STAT, T
 
 
@@ -36,7 +36,7 @@ def _pull(a, y, eng):
         for j in range(d):
             V[i, j] += X[a, i] * X[a, j]
     if ii[MIX]:
-        eng.ff[LOGDET] += math.log1p(_sm_scaled_row(eng.Minv, X, a, 1.0, eng.wk))
+        eng.ff[LOGDET] += math.log1p(sm_scaled_row(eng.Minv, X, a, 1.0, eng.wk))
     eng.N[a] += 1
     ii[T] += 1
 
@@ -113,17 +113,6 @@ def _rank_one_pieces(eng, den, cz_ready):
 
 
 @numba.njit(cache=True, inline="always")
-def _matvec_rows(A, x, out):
-    """``out = A @ x`` for a tall ``A`` (loops)."""
-    n, m = A.shape
-    for i in range(n):
-        r = 0.0
-        for j in range(m):
-            r += A[i, j] * x[j]
-        out[i] = r
-
-
-@numba.njit(cache=True, inline="always")
 def _rank_one_halfspaces(eng, den):
     """Every half-space's denominator after the Sherman--Morrison step (full elimination,
     LinGIFA), in O(Md + H), from :math:`Zu` (computed here into ``eng.cz``). For the best-arm and
@@ -161,7 +150,7 @@ def _halfspace_norms(eng):
     M, d = Z.shape
     W = np.empty((M, d))
     for i in range(M):
-        _matvec(eng.Vinv, Z[i], W[i])
+        matvec(eng.Vinv, Z[i], W[i])
     if eng.ii[KIND] == Q.KIND_THRESHOLDING:
         for k in range(M):
             s = 0.0
@@ -268,7 +257,7 @@ def _estimate(eng):
     ii, ff = eng.ii, eng.ff
     Z, v, theta = eng.Z, eng.v, eng.theta
     M, d = Z.shape
-    _matvec(eng.Vinv, eng.S, theta)
+    matvec(eng.Vinv, eng.S, theta)
     kind, m, x = ii[KIND], ii[QM], ff[QX]
     rows_dot(eng.Zt, theta, M, v)
     if kind == Q.KIND_BEST_ARM:

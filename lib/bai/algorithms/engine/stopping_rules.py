@@ -252,7 +252,7 @@ def _certified(eng, j, lev, code):
     for q in range(m):
         best = -1
         for i in range(M):
-            if cand[i] and not chosen[i] and (best < 0 or Q._ranks_before(eng.v, i, best)):
+            if cand[i] and not chosen[i] and (best < 0 or Q.ranks_before(eng.v, i, best)):
                 best = i
         chosen[best] = True
     q = 0

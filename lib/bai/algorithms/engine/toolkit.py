@@ -13,7 +13,8 @@ import numba
 import numpy as np
 
 from ... import queries as Q
-from ..glr import _sm_scaled_row, design_inverse, quad_cols, rows_dot
+from ..glr import design_inverse
+from ..kernels import quad_cols, rows_dot, sm_scaled_row
 from .state import NP, WS
 
 
@@ -127,7 +128,7 @@ def plugin_design(eng, n_iter):
         for q in range(K):
             w[q] *= 1.0 - gam
         w[i] += gam
-        _sm_scaled_row(Ainv, X, i, gam / (1.0 - gam), u)
+        sm_scaled_row(Ainv, X, i, gam / (1.0 - gam), u)
         for p in range(d):
             for q in range(d):
                 Ainv[p, q] /= 1.0 - gam

@@ -13,7 +13,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from ...designs import _greedy_apply, _greedy_pick, _refresh, greedy_allocation
+from ...designs import greedy_apply_kernel, greedy_pick_kernel, greedy_refresh, greedy_allocation
 from ...estimation import (
     phase_index_log_term,
     soare_adaptive_radius_kernel,
@@ -306,7 +306,7 @@ def _fully_adaptive_kernel(X, means, cfg, rng, start):
             L2 = s
     next_check = n
     Y = _pair_directions(X, active)
-    G, H, q = _refresh(X, Y, counts, A0)
+    G, H, q = greedy_refresh(X, Y, counts, A0)
     scores = np.empty(K)
     Ga = np.empty(Y.shape[0])
     Ha = np.empty(K)
@@ -341,22 +341,22 @@ def _fully_adaptive_kernel(X, means, cfg, rng, start):
                 break
             if changed:
                 Y = _pair_directions(X, active)
-                G, H, q = _refresh(X, Y, counts, A0)
+                G, H, q = greedy_refresh(X, Y, counts, A0)
                 Ga = np.empty(Y.shape[0])
                 since_refresh = 0
             next_check = max(n + 1, int(np.ceil(n * (1.0 + grid_ratio))))
         # block greedy (see bai.designs.greedy_allocation); never past the next check
         b = max(1, min(int(block_rtol * n), next_check - n))
-        a = _greedy_pick(G, H, q, scores, tie_rtol, float(b), rng)
+        a = greedy_pick_kernel(G, H, q, scores, tie_rtol, float(b), rng)
         counts[a] += b
         seg[a] += b
         n += b
         since_refresh += 1
         if since_refresh >= refresh_every:
-            G, H, q = _refresh(X, Y, counts, A0)
+            G, H, q = greedy_refresh(X, Y, counts, A0)
             since_refresh = 0
         else:
-            _greedy_apply(G, H, q, a, Ga, Ha, float(b))
+            greedy_apply_kernel(G, H, q, a, Ga, Ha, float(b))
     best = -1
     if n_active == 1:
         for k in range(K):

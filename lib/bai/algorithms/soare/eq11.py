@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from ...designs import _spanning_arms
+from ...designs import spanning_arms
 from ...environments import GaussianLinearBandit
 from ...estimation import soare_c, soare_log_term
 from ...validation import as_matrix, as_vector, check_delta, check_int, check_positive
@@ -40,7 +40,7 @@ def initial_counts(X) -> np.ndarray:
             break
         idx.append(int(hit[0]))
     if len(idx) < d:
-        idx = list(_spanning_arms(X))
+        idx = list(spanning_arms(X))
     counts[idx] = 1
     return counts
 

@@ -114,7 +114,7 @@ def text_values(P) -> dict:
         "spec_bounded_gap": f"{env_s.means[k_b - 1] - env_s.means[k_b]:.2f}",
         "fig1a_seq": f"{pr['fig1a.sequential']:.0%}", "fig1a_par": f"{pr['fig1a.parallel']:.0%}",
         "fig1c_seq": f"{pr['fig1c.sequential']:.2f}", "fig1c_par": f"{pr['fig1c.parallel']:.2f}",
-        "f1a_slack": f"{paper._F1A_SLACK:g}", "f1c_slack": f"{paper._F1C_SLACK:g}",
+        "f1a_slack": f"{paper.F1A_SLACK:g}", "f1c_slack": f"{paper.F1C_SLACK:g}",
         "fig2_gain": f"{pr['fig2']:.0%}",
         "abstract_seq": f"{pr['abstract.sequential']:.1%}",
         "abstract_par": f"{pr['abstract.parallel']:.1%}",
