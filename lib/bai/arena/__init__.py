@@ -36,11 +36,9 @@ progress bar on a terminal).
 A plain-Python step pays for the interpreter around one compiled update, so it costs several
 times a compiled step (the book's page "Bring your own algorithm" measures both).
 
-Modules
--------
-:mod:`~bai.arena.rules` (running a rule; the example rule; the warnings),
-:mod:`~bai.arena.tables` (the tables and the figure), :mod:`~bai.arena.comparison` (the result
-of a comparison, saved and loaded) and :mod:`~bai.arena.harness` (:func:`compare`,
+**Modules.** ``bai.arena.rules`` (running a rule; the example rule; the warnings),
+``bai.arena.tables`` (the tables and the figure), ``bai.arena.comparison`` (the result
+of a comparison, saved and loaded) and ``bai.arena.harness`` (:func:`compare`,
 :func:`estimate_cost`); every name is imported from here, ``bai.arena``.
 """
 

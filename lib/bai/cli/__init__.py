@@ -24,17 +24,15 @@
     ``--reading``, ``--grep``; ``--rows`` for the rows beneath, ``--format csv|json``).
 ``python -m bai new-paper <name> --title ... --authors ... --year N``
     A new paper from a scaffold: its study package, reported values, chapter and test file,
-    registered in the book (:mod:`~bai.cli.scaffold`; what to write next: CONTRIBUTING.md).
+    registered in the book (``bai.cli.scaffold``; what to write next: CONTRIBUTING.md).
 
 The chapter execution and the staging of the CI book (``scripts/run_chapters.py``) live here
 too, so that the script and the command line share them.
 
-Modules
--------
-:mod:`~bai.cli.book` (locating the book and its chapters), :mod:`~bai.cli.execution`
-(executing a chapter, staging the book), :mod:`~bai.cli.report` (the claims table),
-:mod:`~bai.cli.interrupts` (Ctrl-C), :mod:`~bai.cli.scaffold` and :mod:`~bai.cli.templates`
-(``new-paper``) and :mod:`~bai.cli.commands` (``reproduce``, ``ledger``, ``new-paper``,
+**Modules.** ``bai.cli.book`` (locating the book and its chapters), ``bai.cli.execution``
+(executing a chapter, staging the book), ``bai.cli.report`` (the claims table),
+``bai.cli.interrupts`` (Ctrl-C), ``bai.cli.scaffold`` and ``bai.cli.templates``
+(``new-paper``) and ``bai.cli.commands`` (``reproduce``, ``ledger``, ``new-paper``,
 :func:`main`); every name is imported from here, ``bai.cli``.
 """
 

@@ -1,6 +1,6 @@
 """The commands of ``python -m bai``: ``reproduce`` (one chapter at a profile, its claims table),
 ``ledger`` (the claims of a build, filtered) and ``new-paper`` (a new paper from a scaffold,
-:mod:`bai.cli.scaffold`), their argument parser and :func:`main`. Part
+``bai.cli.scaffold``), their argument parser and :func:`main`. Part
 of :mod:`bai.cli`.
 """
 

@@ -10,7 +10,7 @@ its claim) and ``tests/test_<name>.py`` (a first test against a closed form), an
 the chapter in ``book/_toc.yml`` (part "New papers"), the two modules in the API reference
 (``book/api/studies.md``), the chapter in the README's table, the paper in
 ``book/references.bib`` and the contracts of the study's functions in
-``tests/test_contracts.py``. The templates are :mod:`bai.cli.templates`.
+``tests/test_contracts.py``. The templates are ``bai.cli.templates``.
 
 Every argument is checked, and every file rendered, before anything is written: a name that is
 not a lower-case identifier, a name in use, a missing root is a usage error (exit status 2)

@@ -1,4 +1,4 @@
-'''The files of a new paper, as templates (``python -m bai new-paper``, :mod:`bai.cli.scaffold`).
+'''The files of a new paper, as templates (``python -m bai new-paper``, ``bai.cli.scaffold``).
 
 Each template is a Python string in the package (so that the command works wherever ``bai`` is
 installed), with the placeholders ``<<NAME>>`` (the study's name: the chapter's file stem, the

@@ -38,12 +38,10 @@ Discrete allocations
     Soare et al.'s incremental rule :math:`\arg\min_x \max_y y^\top (A + x x^\top)^{-1} y`
     (Fig. 2 of that paper), a compiled kernel with Sherman--Morrison updates.
 
-Modules
--------
-:mod:`~bai.designs.objective` (the direction sets, the value of a design),
-:mod:`~bai.designs.solvers` (the three solvers), :mod:`~bai.designs.named` (the papers' named
-designs, :math:`\rho`, :math:`\psi^*`), :mod:`~bai.designs.rounding` and
-:mod:`~bai.designs.greedy`; every name is imported from here, ``bai.designs``.
+**Modules.** ``bai.designs.objective`` (the direction sets, the value of a design),
+``bai.designs.solvers`` (the three solvers), ``bai.designs.named`` (the papers' named
+designs, :math:`\rho`, :math:`\psi^*`), ``bai.designs.rounding`` and
+``bai.designs.greedy``; every name is imported from here, ``bai.designs``.
 """
 
 from .greedy import GreedyResult, GreedySettings, greedy_allocation, greedy_scores

@@ -74,11 +74,9 @@ Solvers of :math:`T^*`
     independent references (cvxpy + Clarabel), used by the tests: the inner QP in primal form,
     and (8) as one second-order-cone program through the Lagrangian dual of the inner QPs.
 
-Modules
--------
-:mod:`~bai.lower_bounds.general` (:math:`\mathrm{kl}(\delta,1-\delta)`, shared by every query),
-:mod:`~bai.lower_bounds.linear`, :mod:`~bai.lower_bounds.baics_alternative` (the BAICS instance
-and :math:`F_\mu`) and :mod:`~bai.lower_bounds.baics_complexity` (:math:`T^*`); every name is
+**Modules.** ``bai.lower_bounds.general`` (:math:`\mathrm{kl}(\delta,1-\delta)`, shared by every query),
+``bai.lower_bounds.linear``, ``bai.lower_bounds.baics_alternative`` (the BAICS instance
+and :math:`F_\mu`) and ``bai.lower_bounds.baics_complexity`` (:math:`T^*`); every name is
 imported from here, ``bai.lower_bounds``.
 """
 
