@@ -84,24 +84,6 @@ def sections(folder) -> list[tuple[str, str, list[str]]]:
     return sorted(out, key=lambda x: (rank.get(x[0], len(rank)), x[0]))
 
 
-_PUBLIC: dict[str, list[str]] = {}
-
-
-def owner(obj, name: str, modname: str) -> str | None:
-    """The module of the reference, other than ``modname``, that defines ``obj`` (its
-    ``__module__`` is that module or a file of that package) and exports it as ``name``; None
-    when ``modname`` is where it belongs."""
-    where = getattr(obj, "__module__", None) or ""
-    if where == modname or where.startswith(modname + "."):
-        return None
-    for other in _PUBLIC.setdefault("bai", public_modules()):
-        if other != modname and (where == other or where.startswith(other + ".")) and \
-                name in getattr(importlib.import_module(other), "__all__", ()) and \
-                getattr(importlib.import_module(other), name, None) is obj:
-            return other
-    return None
-
-
 def entries(modname: str) -> list[str]:
     """The reStructuredText of the reference of module ``modname`` (module docstring, then one
     autodoc directive per name of its ``__all__`` that is not a module)."""
@@ -116,15 +98,10 @@ def entries(modname: str) -> list[str]:
         if inspect.ismodule(obj):
             continue
         full = f"{modname}.{name}"
-        # a name re-exported from another module of the reference (bai.arena's SamplingRule,
-        # defined in a file of bai.algorithms.engine) is shown but indexed once, where it is
-        # defined: two entries would both claim its canonical name
-        noindex = ["   :no-index:"] if owner(obj, name, modname) else []
         if inspect.isclass(obj):
-            lines += [f".. autoclass:: {full}", "   :members:", "   :undoc-members:", *noindex,
-                      ""]
+            lines += [f".. autoclass:: {full}", "   :members:", "   :undoc-members:", ""]
         elif callable(obj):
-            lines += [f".. autofunction:: {full}", *noindex, ""]
+            lines += [f".. autofunction:: {full}", ""]
         else:
             lines += [f".. autodata:: {full}"]
             if len(repr(obj)) > MAX_VALUE:

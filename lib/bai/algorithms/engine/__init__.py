@@ -74,3 +74,10 @@ __all__ = ["Engine", "EngineType", "CompiledRule", "SamplingRule", "RuleState", 
            "piece_vector", "piece_norm",
            "piece_dot", "closest_piece", "alt_values", "alt_grad", "plugin_design",
            "width_beta", "answer_key", "SQ_REFRESH"]
+
+# The rule types are the engine's public face, as before the engine was split into files: they
+# keep ``bai.algorithms.engine`` as their module (their pickles, reprs and the API reference's
+# one entry, which bai.arena re-exports).
+for _cls in (SamplingRule, RuleState, CompiledRule):
+    _cls.__module__ = __name__
+del _cls
