@@ -12,12 +12,24 @@ import glob
 import os
 import platform
 
-#: OpenBLAS's x86 kernels, newest first, with the CPU flag each needs.
-KERNELS = (("SkylakeX", "avx512f"), ("Haswell", "avx2"), ("Sandybridge", "avx"),
-           ("Prescott", "sse3"))
+#: OpenBLAS's x86 kernels, oldest first, with the CPU flag each needs (Prescott: any x86-64).
+KERNELS = (("Prescott", None), ("Sandybridge", "avx"), ("Haswell", "avx2"),
+           ("SkylakeX", "avx512f"))
 #: Core names OpenBLAS reports that run another kernel's code (Zen runs Haswell's kernels;
 #: Cooper Lake and Sapphire Rapids SkylakeX's).
 FAMILY = {"zen": "Haswell", "cooperlake": "SkylakeX", "sapphirerapids": "SkylakeX"}
+
+
+def runnable_kernels() -> list[str]:
+    """The kernels this CPU can execute, oldest first (none off x86-64)."""
+    if platform.machine() not in ("x86_64", "AMD64"):
+        return []
+    try:
+        with open("/proc/cpuinfo") as fh:
+            flags = set(next(ln for ln in fh if ln.startswith("flags")).split(":")[1].split())
+    except (OSError, StopIteration):
+        return []
+    return [kernel for kernel, flag in KERNELS if flag is None or flag in flags]
 
 
 def native_corename() -> str | None:
@@ -34,19 +46,10 @@ def native_corename() -> str | None:
 
 
 def forced_kernel() -> str | None:
-    if platform.machine() not in ("x86_64", "AMD64"):
-        return None
-    try:
-        with open("/proc/cpuinfo") as fh:
-            flags = set(next(ln for ln in fh if ln.startswith("flags")).split(":")[1].split())
-    except (OSError, StopIteration):
-        return None
     native = (native_corename() or "").lower()
     native = FAMILY.get(native, native).lower()
-    for kernel, flag in KERNELS:
-        if flag in flags and kernel.lower() != native:
-            return kernel
-    return None
+    others = [k for k in runnable_kernels() if k.lower() != native]
+    return others[-1] if others else None
 
 
 if __name__ == "__main__":

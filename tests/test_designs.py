@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,6 +13,9 @@ from hypothesis import strategies as st
 
 from bai import designs as D
 from bai import instances
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+import blas_kernels  # noqa: E402  (scripts/: the kernels make unit-kernels forces)
 
 # ---------------------------------------------------------------------------------------------
 # helpers
@@ -705,20 +710,12 @@ def test_solve_design_is_robust_to_rounding_jitter(monkeypatch, seed):
 
 
 _KERNEL_SCRIPT = r"""
-import ctypes, glob, json, os, sys
+import json, os, sys
 import numpy as np
 from bai import designs as D
 
-def corename():
-    libs = glob.glob(os.path.join(os.path.dirname(np.__file__) + ".libs", "*openblas*"))
-    for path in libs:
-        lib = ctypes.CDLL(path)
-        for sym in ("scipy_openblas_get_corename64_", "openblas_get_corename"):
-            if hasattr(lib, sym):
-                f = getattr(lib, sym)
-                f.restype = ctypes.c_char_p
-                return f().decode()
-    return None
+sys.path.insert(0, os.environ["BAI_SCRIPTS"])
+from blas_kernels import native_corename as corename
 
 out = []
 for seed in (20, 22, 39):
@@ -737,20 +734,7 @@ print(json.dumps({"core": corename(), "results": out}))
 
 def _runnable_coretypes() -> list[str]:
     """OpenBLAS kernels this CPU can run (a forced kernel is not checked against the CPU)."""
-    import platform
-
-    if platform.machine() not in ("x86_64", "AMD64"):
-        return []
-    try:
-        with open("/proc/cpuinfo") as fh:
-            flags = set(next(ln for ln in fh if ln.startswith("flags")).split(":")[1].split())
-    except (OSError, StopIteration):
-        return []
-    kernels = ["Prescott"]
-    kernels += ["Sandybridge"] if "avx" in flags else []
-    kernels += ["Haswell"] if "avx2" in flags else []
-    kernels += ["SkylakeX"] if "avx512f" in flags else []
-    return kernels
+    return blas_kernels.runnable_kernels()
 
 
 def test_solve_design_agrees_under_every_blas_kernel():
@@ -768,7 +752,8 @@ def test_solve_design_agrees_under_every_blas_kernel():
         pytest.skip("needs an x86-64 Linux CPU with at least two OpenBLAS kernels")
     runs = {}
     for kernel in kernels:
-        env = dict(os.environ, OPENBLAS_CORETYPE=kernel, OPENBLAS_NUM_THREADS="1")
+        env = dict(os.environ, OPENBLAS_CORETYPE=kernel, OPENBLAS_NUM_THREADS="1",
+                   BAI_SCRIPTS=str(Path(blas_kernels.__file__).parent))
         proc = subprocess.run([sys.executable, "-c", _KERNEL_SCRIPT], env=env, capture_output=True,
                               text=True, timeout=600)
         assert proc.returncode == 0, proc.stderr[-2000:]
