@@ -5,7 +5,6 @@ changes, instead of running its old machine code."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import textwrap

@@ -580,7 +580,8 @@ def clopper_pearson(k: int, n: int, level: float = CP_LEVEL) -> tuple[float, flo
     """Two-sided Clopper--Pearson interval for a binomial proportion ``k / n``, at ``level``
     (default :data:`CP_LEVEL`; Clopper and Pearson 1934): the ``(1 - level) / 2`` and
     ``(1 + level) / 2`` quantiles of the beta distributions that bound the proportion."""
-    from scipy import stats
+    from scipy import stats  # here, not at the top: scipy.stats takes most of a second to
+    # import, and every process that imports bai imports this module
 
     k = check_int(k, "k", minimum=0)
     n = check_int(n, "n", minimum=1)
