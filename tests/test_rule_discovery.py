@@ -1,17 +1,21 @@
 """Adding a rule is one file: the rule file printed in the bring-your-own chapter (section "Into
 the library: a rule in one file"), written as is into a copy of the package, makes the rule
 appear in the registry (:data:`bai.algorithms.engine.RULES`, last: the default order), among
-the arena's library rules, callable through its two generated entry points (the same stopping
-times as :func:`bai.algorithms.engine.simulate` and
-:func:`bai.algorithms.glr.simulate_runs` on the same seeds), in the contracts the tests
+the arena's library rules, with its two generated entry points, in the contracts the tests
 generate from the registry (``tests/test_contracts.py``: ``rule_contracts``) and, with its
 declared options, refusing bad values; the same copy without the file has none of it.
 
-Each case runs in a subprocess whose ``bai`` is the copy (``PYTHONPATH``); the copy keeps the
-source files' times, so numba's caches of the engine are reused."""
+Each case of the copy runs in a subprocess whose ``bai`` is the copy (``PYTHONPATH``), and runs
+no compiled code: a new file changes the package's sources, so the copy would compile every
+kernel of the engine again (48 s of CPU here; ``bai._numba_cache``). That the printed rule runs,
+and that its generated entry points stop where :func:`bai.algorithms.engine.simulate` and
+:func:`bai.algorithms.glr.simulate_runs` stop on the same seeds, is checked in this process, on
+the same text loaded from a file outside the package (a user's rule: the driving loop calls it
+through a pointer, its code otherwise the same)."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -20,6 +24,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,7 +37,6 @@ import json, sys
 import numpy as np
 import bai
 from bai.algorithms import engine as E
-from bai.algorithms.glr import simulate_runs
 from bai.arena import library_rules
 from bai.environments import GaussianLinearBandit
 
@@ -47,25 +51,15 @@ if name in E.RULES:
     mod = importlib.import_module(f"bai.algorithms.{slug}")
     e = E.library_rule(name)
     one, runs = getattr(mod, slug), getattr(mod, f"{slug}_runs")
-    env = GaussianLinearBandit(X=np.array([[1.0, 0.0], [0.0, 1.0], [0.8, 0.6]]),
-                               theta=np.array([1.0, 0.5]))
-    kw = dict(deltas=[0.1, 0.01], max_samples=20000)
-    a = one(env, np.random.default_rng(3), **kw)
-    b = E.simulate(mod.RULE, env, np.random.default_rng(3), **kw)
-    r1 = runs(env, 3, np.random.default_rng(4), **kw)
-    r2 = simulate_runs(lambda env, rng, **k: E.simulate(mod.RULE, env, rng, **k), env, 3,
-                       np.random.default_rng(4), **kw)
     try:
+        env = GaussianLinearBandit(X=np.eye(2), theta=np.array([1.0, 0.5]))
         e.run(env, np.random.default_rng(0), max_sample=10)   # the registry's face
         refused = ""
     except TypeError as exc:
         refused = str(exc)
     out.update(entry=dict(key=e.key, module=e.module, run_is=e.run.__wrapped__ is one,
-                          runs_is=e.runs is runs, paper=e.paper),
-               one=a.stopping_times.tolist(), simulate=b.stopping_times.tolist(),
-               stopped=bool(np.all(a.stoppeds)),
-               runs=r1.info["stopping_times"].tolist(),
-               simulate_runs=r2.info["stopping_times"].tolist(),
+                          runs_is=e.runs is runs, paper=e.paper,
+                          names=[one.__name__, runs.__name__]),
                refused=refused)
 print(json.dumps(out))
 '''
@@ -101,12 +95,48 @@ def test_a_new_rule_file_is_discovered_and_generated(tmp_path):
     assert name in out["arena"]
     qual = f"bai.algorithms.{slug}.{slug}"
     assert out["entry"] == {"key": slug, "module": f"bai.algorithms.{slug}", "run_is": True,
-                            "runs_is": True, "paper": "bring your own (this book)"}
+                            "runs_is": True, "paper": "bring your own (this book)",
+                            "names": [slug, f"{slug}_runs"]}
     assert out["contracts"] == [qual, f"{qual}_runs"]
     assert out["accounted"] == [qual, f"{qual}_runs"]  # its public names have those contracts
-    assert out["stopped"] and out["one"] == out["simulate"]
-    assert out["runs"] == out["simulate_runs"]
     assert "max_sample" in out["refused"] and "max_samples" in out["refused"]
+
+
+def test_the_printed_rule_runs_and_its_entry_points_are_the_engines(tmp_path):
+    """The printed file, loaded as a user's module (its one relative import made absolute): the
+    rule stops on an easy instance, and its generated entry points give the stopping times of
+    the engine's ``simulate`` and ``simulate_runs`` on the same seeds."""
+    from bai.algorithms import engine as E
+    from bai.algorithms.glr import simulate_runs
+    from bai.environments import GaussianLinearBandit
+
+    slug, name, text = _rule_file()
+    assert "from . import engine as E" in text
+    path = tmp_path / f"page_{slug}.py"
+    path.write_text(text.replace("from . import engine as E",
+                                 "from bai.algorithms import engine as E"))
+    before = dict(E.RULES)
+    try:
+        spec = importlib.util.spec_from_file_location(path.stem, path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        assert E.RULES[name].run.__wrapped__ is getattr(mod, slug)
+        one, runs = getattr(mod, slug), getattr(mod, f"{slug}_runs")
+        env = GaussianLinearBandit(X=np.array([[1.0, 0.0], [0.0, 1.0], [0.8, 0.6]]),
+                                   theta=np.array([1.0, 0.5]))
+        kw = dict(deltas=[0.1, 0.01], max_samples=20000)
+        a = one(env, np.random.default_rng(3), **kw)
+        b = E.simulate(mod.RULE, env, np.random.default_rng(3), **kw)
+        r1 = runs(env, 3, np.random.default_rng(4), **kw)
+        r2 = simulate_runs(lambda env, rng, **k: E.simulate(mod.RULE, env, rng, **k), env, 3,
+                           np.random.default_rng(4), **kw)
+    finally:
+        E.RULES.clear()
+        E.RULES.update(before)
+    assert np.all(a.stoppeds) and np.all(a.stopping_times < 20000)
+    assert a.stopping_times.tolist() == b.stopping_times.tolist()
+    assert r1.info["stopping_times"].tolist() == r2.info["stopping_times"].tolist()
+    assert list(E.RULES) == list(before)
 
 
 def test_without_the_file_the_rule_is_nowhere(tmp_path):

@@ -4,14 +4,17 @@ a launch-button notebook that installs it itself.
 One module-scoped fixture copies the package's sources (pyproject.toml, README.md, LICENSE,
 lib/) to a temporary directory outside the repository and builds the sdist and, from the sdist,
 the wheel there with ``python -m build`` (as ``make dist`` does), and creates a fresh venv next
-to them that holds only Jupyter's kernel and papermill (pinned). Then, from a working directory
+to them that holds only Jupyter's kernel and papermill (pinned; with uv, also the wheel's
+dependencies). Then, from a working directory
 outside the repository:
 
 * the ``.ipynb`` twin of a real-data chapter (as ``make notebooks`` writes it for the launch
   buttons, beginning with its install cell) is executed with papermill at its ``ci`` profile
   in that venv, with the install source pointed at the local build (``BAI_INSTALL_SOURCE`` =
   the wheel): the install cell finds no ``bai``, installs the wheel with its pinned
-  dependencies (``PIP_CONSTRAINT``), and the chapter runs on the data shipped in the wheel;
+  dependencies (``PIP_CONSTRAINT``), and the chapter runs on the data shipped in the wheel
+  (with uv in the repository's venv, uv installed the wheel's declared dependencies first and
+  removed the wheel, so pip installs bai and checks the dependencies it finds);
 * a smoke script checks the installed package and its metadata, touches every shipped data set
   (the click instance, the battery and MIP tables) through ``bai.datasets``, and makes one small
   run of one algorithm of every paper module (soare, lingape, rage, baics, racing).
@@ -173,9 +176,24 @@ def installed():
         _run([sys.executable, "-m", "venv", venv], what="fresh venv", env=env, cwd=tmp)
         py = venv / "bin" / "python"
         env = _clean_env(tmp, venv)
-        _run([py, "-m", "pip", "install", "--quiet", "--no-compile", "-c", CONSTRAINTS, *RUNNER],
-             what="pip install jupyter kernel + papermill (no bai)", env=env, cwd=cwd,
-             network=True)
+        # Jupyter's kernel and papermill. With uv in the repository's venv (`make venv` installs
+        # it), uv installs them and the wheel with the dependencies its metadata declares (in
+        # parallel, the bytecode compiled on every core), then removes the wheel again: the
+        # twin's install cell then installs bai from the wheel with pip, as a reader's notebook
+        # does, and pip checks the dependencies it finds. Without uv, pip installs the runner
+        # and the install cell installs everything (about a minute more on one core).
+        uv = Path(sys.executable).with_name("uv")
+        if uv.is_file():
+            _run([uv, "pip", "install", "--quiet", "--python", py, "--compile-bytecode",
+                  "-c", CONSTRAINTS, *RUNNER, wheels[0]],
+                 what="uv: jupyter kernel + papermill + the wheel's dependencies", env=env,
+                 cwd=cwd, network=True)
+            _run([uv, "pip", "uninstall", "--quiet", "--python", py, "bai-book"],
+                 what="uv: the wheel removed (its dependencies stay)", env=env, cwd=cwd)
+        else:
+            _run([py, "-m", "pip", "install", "--quiet", "-c", CONSTRAINTS, *RUNNER],
+                 what="pip: jupyter kernel + papermill (no bai)", env=env, cwd=cwd,
+                 network=True)
         _run([py, "-c", "import importlib.util, sys; "
                         "sys.exit(importlib.util.find_spec('bai') is not None)"],
              what="the fresh venv has no bai", env=env, cwd=cwd)
