@@ -125,3 +125,25 @@ def test_make_test_gives_each_parallel_chapter_its_share_of_the_cores(monkeypatc
     monkeypatch.setenv(ex.ENV_N_JOBS, "3")        # the user's choice stands
     run_chapters.stage("ci", tmp_path, jobs=2)
     assert seen["n"] == "3"
+
+
+def test_the_costliest_chapters_start_first_and_the_times_keep_the_books_order(monkeypatch,
+                                                                                tmp_path):
+    """``make chapters-ci`` and ``make book`` start the chapters named in their cost lists first
+    (no long chapter left alone at the end); every name there is a chapter of the book."""
+    from bai.cli import execution
+
+    chapters = {md.stem for md in run_chapters.notebook_chapters(run_chapters.BOOK)}
+    for names in (run_chapters.COSTLIEST, run_chapters.CI_COSTLIEST):
+        assert set(names) <= chapters and len(set(names)) == len(names), names
+    assert set(run_chapters.CI_COSTLIEST) == chapters
+    started = []
+
+    def fake(md, profile, claims_dir):
+        started.append(md.stem)
+        return float(len(md.stem))
+
+    monkeypatch.setattr(execution, "_execute_logged", fake)
+    mds = [tmp_path / f"{name}.md" for name in ("a", "bb", "ccc", "dddd")]
+    assert execution._execute_all(mds, "ci", tmp_path, 1, ("ccc", "a")) == [1.0, 2.0, 3.0, 4.0]
+    assert started == ["ccc", "a", "bb", "dddd"]
