@@ -1416,7 +1416,8 @@ EXEMPT.update({
                                                  "lingame_c, their checked faces",
     **{f"bai.studies.wang2021_fws.{n}": _PRESENT for n in (
         "table1_runs", "cells", "column_table", "lb_table", "fit_table", "bc_slope",
-        "other_runs", "record_table1_claims", "record_other_claims", "claims_view",
+        "other_runs", "table1_rows", "gain_rows", "theorem1_rows", "prop1_rows", "other_rows",
+        "claims_view",
         "closing_note", "texts", "verdict_texts", "run_time_text", "plot_table1", "plot_errata", "plot_lt",
         "plot_other")},
     "bai.studies.wang2021_fws.thresholding_instance": "no arguments",
@@ -1633,10 +1634,10 @@ EXEMPT.update({
     "bai.studies.tirinzoni2022_elimination.plot_piece_paths": _PRESENT,
     **{f"bai.studies.tirinzoni2022_elimination.{n}": _PRESENT for n in (
         "half_factor_demo", "runs_long", "total_steps", "instance_spread", "table1_frame",
-        "draw_check", "table1_display", "check_table1", "verdict_counts", "cost_frame",
-        "check_costs", "check_sampling", "check_native", "plot_draws", "active_curves",
-        "plot_active", "check_figure1_left", "plot_full_vs_selective", "check_figure1_middle",
-        "ratio_frame", "plot_ratios", "check_figure1_right", "check_theorem24", "excess_slopes",
+        "draw_check", "table1_display", "table1_rows", "verdict_counts", "cost_frame",
+        "cost_rows", "sampling_rows", "native_rows", "plot_draws", "active_curves",
+        "plot_active", "figure1_left_rows", "plot_full_vs_selective", "figure1_middle_rows",
+        "ratio_frame", "plot_ratios", "figure1_right_rows", "theorem24_rows", "excess_slopes",
         "arm_elimination_times")},
     "bai.studies.tirinzoni2022_elimination.lingape_width": _KERNEL.format(
         "the LinGapE rule's width threshold (a bai.algorithms.stopping.Threshold, which checks "

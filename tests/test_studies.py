@@ -113,3 +113,38 @@ def test_fixed_arguments_are_not_in_the_seed_but_are_in_the_checkpoint_key(tmp_p
     two = study(2.0).run("g", study(2.0).parameters("ci"), tmp_path, progress=False)
     assert list(one.columns) == ["a", "run", "y"]
     np.testing.assert_allclose(two["y"], 2 * one["y"])   # same random numbers, recomputed
+
+
+# issue 35: a study never records a verdict; its verdicts module returns measurements and the
+# chapter records each with ledger.check
+_RECORDS = {"check", "qualitative", "compare", "error_rate", "not_comparable"}
+VERDICTS = sorted((ROOT / "lib" / "bai" / "studies").glob("*/verdicts.py"))
+
+
+def _recordings(source: str) -> list[str]:
+    """Calls that record a ledger row (``ledger.check(...)``, ...) and functions named
+    ``check_*`` (which in the library only validate an argument)."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in _RECORDS and isinstance(node.func.value, ast.Name)
+                and "ledger" in node.func.value.id):
+            found.append(f"line {node.lineno}: {node.func.value.id}.{node.func.attr}(...)")
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("check_"):
+            found.append(f"line {node.lineno}: def {node.name}")
+    return found
+
+
+def test_a_planted_recording_is_found():
+    src = "def check_x(ledger, m):\n    led = 1\n    ledger.check('a.b', value=m)\n"
+    assert sorted(_recordings(src)) == ["line 1: def check_x", "line 3: ledger.check(...)"]
+    assert _recordings("def rows(m):\n    return [dict(id='a.b', value=m)]\n") == []
+
+
+@pytest.mark.parametrize("path", VERDICTS, ids=lambda p: p.parent.name)
+def test_no_verdicts_module_records_a_verdict(path):
+    assert {"tirinzoni2022_elimination", "wang2021_fws"} <= {p.parent.name for p in VERDICTS}
+    found = _recordings(path.read_text())
+    assert not found, f"{path.parent.name}.verdicts records rows itself: {found}"

@@ -236,7 +236,9 @@ def _cost_runs(cpu_scale, rng):
 def _cost_verdicts(runs):
     ledger = study.STUDY.ledger()
     costs = study.cost_frame(runs, study.PROFILES["ci"])
-    table = study.check_costs(ledger, costs)
+    rows, table = study.cost_rows(costs)
+    for row in rows:
+        ledger.check(**row)
     df = ledger.to_frame()
     return df[df["id"].str.startswith("td22.t1.c1")].set_index("id"), table
 
@@ -274,7 +276,8 @@ def test_the_convergence_slope_has_no_floor():
     want = [np.polyfit(x, llr[r] / sel[r] - 1.0, 1)[0] for r in range(6)]
     assert study.excess_slopes(fig1, "LinGame") == pytest.approx(want)
     ledger = study.STUDY.ledger()
-    study.check_figure1_right(ledger, study.ratio_frame(fig1, {}), fig1)
+    for row in study.figure1_right_rows(study.ratio_frame(fig1, {}), fig1):
+        ledger.check(**row)
     row = ledger.to_frame().set_index("id").loc["td22.fig1r.to_one.lingame"]
     assert row["value"] == pytest.approx(np.mean(want))
     assert row["se"] == pytest.approx(np.std(want, ddof=1) / math.sqrt(6))

@@ -14,7 +14,8 @@ by role:
   Figure 1;
 * ``tables``: the sampling sets of Sec. 3.1 against the code's (:func:`alpha_table`), the
   tables and figures of Table 1 and Figure 1 built from the runs;
-* ``verdicts``: the functions that record the ledger's rows;
+* ``verdicts``: the measurements of the ledger's rows, returned as rows (``id`` and the keyword
+  arguments of ``ledger.check``) that the chapter records;
 * here, :data:`STUDY`, the :class:`bai.studies.Study` the chapter runs.
 """
 
@@ -32,9 +33,8 @@ from .tables import (active_curves, alpha_table, cost_frame, demo_order, draw_ch
                      excess_slopes, instance_spread, piece_counts, plot_active, plot_draws,
                      plot_full_vs_selective, plot_piece_paths, plot_ratios, ratio_frame,
                      runs_long, table1_display, table1_frame, total_steps)
-from .verdicts import (check_costs, check_figure1_left, check_figure1_middle,
-                       check_figure1_right, check_native, check_sampling, check_table1,
-                       check_theorem24, verdict_counts)
+from .verdicts import (cost_rows, figure1_left_rows, figure1_middle_rows, figure1_right_rows,
+                       native_rows, sampling_rows, table1_rows, theorem24_rows, verdict_counts)
 
 __all__ = ["DELTA", "M", "BETA", "PROFILES", "STUDY", "RULES", "NATIVE", "FIG1_RULES",
            "HALVING_STEPS", "query_of", "table1_instance", "figure1_instance", "instance_table",
@@ -42,12 +42,11 @@ __all__ = ["DELTA", "M", "BETA", "PROFILES", "STUDY", "RULES", "NATIVE", "FIG1_R
            "plot_piece_paths", "half_factor_demo", "alpha_table", "lingape_width",
            "engine_runs", "recorded_runs", "arm_elimination_times", "table1_task",
            "figure1_task", "runs_long", "total_steps", "profile_scale", "instance_spread",
-           "table1_frame", "draw_check", "table1_display", "check_table1", "verdict_counts",
-           "cost_frame", "check_costs", "check_sampling", "check_native", "plot_draws",
-           "active_curves", "plot_active", "check_figure1_left", "plot_full_vs_selective",
-           "check_figure1_middle", "ratio_frame", "plot_ratios", "excess_slopes",
-           "check_figure1_right",
-           "check_theorem24"]
+           "table1_frame", "draw_check", "table1_display", "table1_rows", "verdict_counts",
+           "cost_frame", "cost_rows", "sampling_rows", "native_rows", "plot_draws",
+           "active_curves", "plot_active", "figure1_left_rows", "plot_full_vs_selective",
+           "figure1_middle_rows", "ratio_frame", "plot_ratios", "excess_slopes",
+           "figure1_right_rows", "theorem24_rows"]
 
 STUDY = Study(
     chapter="tirinzoni2022_elimination",

@@ -16,8 +16,9 @@ computes, each a pure function of its arguments:
   code's oracle routine), the readings' tables (:func:`column_table`, :func:`fit_table`),
   Proposition 1 against finite differences (:func:`prop1_table`), Theorem 1's slope
   (:func:`slope_bound`, :func:`bc_slope`);
-* :func:`record_table1_claims` and :func:`record_other_claims`, which check every claim of
-  :mod:`bai.reported.wang2021` in the ledger; the sentences the chapter glues (:func:`texts`,
+* the measurements of every claim of :mod:`bai.reported.wang2021`, returned as the rows the
+  chapter records (:func:`table1_rows`, :func:`gain_rows`, :func:`theorem1_rows`,
+  :func:`prop1_rows`, :func:`other_rows`); the sentences the chapter glues (:func:`texts`,
   :func:`verdict_texts`), its closing note (:func:`closing_note`) and its figures.
 
 **Scale.** The ``paper`` profile runs Table 1 at the paper's scale (1000 runs per column,
@@ -28,8 +29,8 @@ code). The compiled rules take about four CPU-minutes in all (``cpu_seconds`` of
 The package is split by role: ``settings`` (the paper's settings, the rules, the profiles, the
 instances, the readings), ``tasks`` (the grids' tasks and ``GRIDS``, :math:`T^*` and the
 lower-bound column, Theorem 1's slope, Proposition 1), ``tables`` (the columns, tables, texts and
-figures built from the runs), ``verdicts`` (the functions that record the ledger's rows and the
-views of the ledger); here, :data:`STUDY`, the :class:`bai.studies.Study` the chapter runs, with
+figures built from the runs), ``verdicts`` (the measurements of the ledger's rows, which the
+chapter records, and the views of the ledger); here, :data:`STUDY`, the :class:`bai.studies.Study` the chapter runs, with
 its claims (the paper's, and the bounds computed from the book's :math:`T^*`).
 """
 
@@ -45,11 +46,12 @@ from .tasks import (GRIDS, lb_table, metric_drift, other_t_star, practical_time,
                     unstructured_task)
 from .tables import (bc_slope, cells, column_table, fit_table, other_runs, plot_errata, plot_lt,
                      plot_other, plot_table1, run_time_text, table1_runs, texts)
-from .verdicts import (claims_view, closing_note, record_other_claims, record_table1_claims,
-                       verdict_texts)
+from .verdicts import (claims_view, closing_note, gain_rows, other_rows, prop1_rows, table1_rows,
+                       theorem1_rows, verdict_texts)
 
 __all__ = ["DELTAS", "D", "PHI", "TAU", "PROFILES", "RULES", "E2_RULES", "E3_RULES", "STUDY", "BC_READINGS",
-           "reading_args", "record_table1_claims", "record_other_claims", "other_t_star",
+           "reading_args", "table1_rows", "gain_rows", "theorem1_rows", "prop1_rows",
+           "other_rows", "other_t_star",
            "claims_view", "closing_note", "texts", "verdict_texts", "run_time_text",
            "table1_instance", "thresholding_instance", "unstructured_instance", "t_star",
            "table1_configs", "table1_task", "thresholding_task", "unstructured_task",

@@ -1,9 +1,14 @@
-r"""The rows the ledger records in the chapter on Wang, Tzeng & Proutière (2021).
+r"""The verdicts of the chapter on Wang, Tzeng & Proutière (2021): the measurements of its
+ledger's rows, on the claims of :mod:`bai.reported.wang2021`.
 
-:func:`record_table1_claims` and :func:`record_other_claims` check every claim of
-:mod:`bai.reported.wang2021` in the ledger (the measures they compare: gains and differences
-between columns); the views of the ledger the chapter shows (:func:`claims_view`,
-:func:`closing_note`) and the sentences of its verdicts (:func:`verdict_texts`).
+Each function returns its rows, a list of dicts: the row's ``id`` and the keyword arguments of
+:meth:`bai.claims.ClaimsLedger.check` (the chapter records each, ``ledger.check(**row)``, in
+the order given); none of them records anything. Table 1's numbers (:func:`table1_rows`), the
+text's ranking and gain (:func:`gain_rows`), the lower bound and Theorem 1
+(:func:`theorem1_rows`), Proposition 1 and Eq. 12 (:func:`prop1_rows`), the other experiments
+(:func:`other_rows`): the measures are gains and differences between columns. Then the views of
+the recorded ledger the chapter shows (:func:`claims_view`, :func:`closing_note`) and the
+sentences of its verdicts (:func:`verdict_texts`).
 """
 
 from __future__ import annotations
@@ -58,10 +63,23 @@ _SHORT = {"printed": "printed", "code instance": "2e1", "code metric": "metric",
           "code oracle": "oracle", "code instance and oracle": "2e1+oracle"}
 
 
-def record_table1_claims(ledger, runs: pd.DataFrame, cellt: pd.DataFrame, lb: pd.DataFrame,
-                         prop1: pd.DataFrame) -> None:
-    """Check the claims of Table 1, its text, Theorems 1-2 and Proposition 1 in ``ledger``."""
-    # Table 1, number by number, under every reading that changes that column
+def table1_rows(cellt: pd.DataFrame, lb: pd.DataFrame) -> list[dict]:
+    """Every printed number of Table 1 (Sec. 5.2), under every reading that changes its column.
+
+    Parameters
+    ----------
+    cellt : pandas.DataFrame
+        :func:`cells` of Table 1's runs.
+    lb : pandas.DataFrame
+        :func:`lb_table` (the LB column: T* kl(delta, 1 - delta) and the code's oracle routine).
+
+    Returns
+    -------
+    list of dict
+        Per column, reading and delta, the row ``wang.t1.{col}.d{delta}.{rd}``: our mean and its
+        SE against the printed number (the LB column's SE is 0: a computed bound).
+    """
+    rows = []
     for col in paper.COLUMNS:
         rds = ["printed", "code instance"]
         if col == "BC":
@@ -84,41 +102,102 @@ def record_table1_claims(ledger, runs: pd.DataFrame, cellt: pd.DataFrame, lb: pd
                         for d in DELTAS}
             for dl in DELTAS:
                 v, se = vals[dl]
-                ledger.check(f"wang.t1.{col}.d{{delta}}.{{rd}}", value=v, se=se,
-                             paper_value=paper.printed_value(col, dl), settings=s,
-                             delta=f"{dl:g}", rd=_SHORT[rd])
-    # the text around Table 1: BC smallest, its gain
+                rows.append(dict(id=f"wang.t1.{col}.d{{delta}}.{{rd}}", value=v, se=se,
+                                 paper_value=paper.printed_value(col, dl), settings=s,
+                                 delta=f"{dl:g}", rd=_SHORT[rd]))
+    return rows
+
+
+def gain_rows(cellt: pd.DataFrame) -> list[dict]:
+    """The text around Table 1 (abstract and Sec. 5.2): BC "outperforms existing algorithms"
+    (BC minus the best other column) and its gain is "rather spectacular" (the best other
+    column over BC, SE by the delta method, against the gain the printed table implies).
+
+    Parameters
+    ----------
+    cellt : pandas.DataFrame
+        :func:`cells` of Table 1's runs.
+
+    Returns
+    -------
+    list of dict
+        Under the printed reading, the code's instance and the reference code, per delta:
+        ``wang.t1.rank.d{delta}.{rd}`` then ``wang.t1.spectacular.d{delta}.{rd}``.
+    """
+    rows = []
     others = paper.ALGORITHMS[1:]
     for rd in ("printed", "code instance", "the reference code"):
         s = _settings_for(rd)
         c = _t1_cols(cellt, s)
         for dl in DELTAS:
             v, se, _ = _diff(c, dl, "BC", others)
-            ledger.check("wang.t1.rank.d{delta}.{rd}", value=v, se=se, settings=s,
-                         delta=f"{dl:g}", rd=_SHORT[rd])
+            rows.append(dict(id="wang.t1.rank.d{delta}.{rd}", value=v, se=se, settings=s,
+                             delta=f"{dl:g}", rd=_SHORT[rd]))
             g, gse = _gain(c, dl, "BC", others)
-            ledger.check(f"wang.t1.spectacular.d{dl:g}.{{rd}}", value=g, se=gse, settings=s,
-                         paper_value=paper.gain_value(dl), rd=_SHORT[rd])
-    # the lower bound of Eq. 1 against every algorithm's mean; Theorem 1
+            rows.append(dict(id=f"wang.t1.spectacular.d{dl:g}.{{rd}}", value=g, se=gse,
+                             settings=s, paper_value=paper.gain_value(dl), rd=_SHORT[rd]))
+    return rows
+
+
+def theorem1_rows(runs: pd.DataFrame, cellt: pd.DataFrame) -> list[dict]:
+    """The lower bound of Eq. 1 against every algorithm's mean, and Theorem 1 at the paper's
+    deltas: BC's error rate against delta, and its increase per unit of log(1/delta) from
+    1e-3 to 1e-4 (:func:`bc_slope`) against the rate of sampling w* exactly.
+
+    Parameters
+    ----------
+    runs : pandas.DataFrame
+        :func:`table1_runs` (one row per run and delta).
+    cellt : pandas.DataFrame
+        :func:`cells` of Table 1's runs.
+
+    Returns
+    -------
+    list of dict
+        Under the printed reading, then the code's instance: ``wang.lb.{col}.d{delta}.{instance}``
+        per column and delta, ``wang.th1.error.d{delta}.{rd}`` per delta, then
+        ``wang.th1.slope.{instance}``.
+    """
+    rows = []
     for rd in ("printed", "code instance"):
         s = _settings_for(rd)
         for _, r in _t1_cols(cellt, s).iterrows():
-            ledger.check(f"wang.lb.{{col}}.d{r['delta']:g}.{s['instance']}", value=r["mean"],
-                         se=r["se"], settings=s, col=r["col"])
+            rows.append(dict(id=f"wang.lb.{{col}}.d{r['delta']:g}.{s['instance']}",
+                             value=r["mean"], se=r["se"], settings=s, col=r["col"]))
         sub = cellt[(cellt["instance"] == s["instance"]) & (cellt["rule"] == "BC")
                     & (cellt["threshold"] == "heuristic")].set_index("delta")
         for dl in DELTAS:
-            ledger.check(f"wang.th1.error.d{dl:g}.{{rd}}", failures=int(sub.loc[dl, "err"]),
-                         runs=int(sub.loc[dl, "n"]), settings=s, rd=_SHORT[rd],
-                         paper_value=paper.delta_value(dl))
+            rows.append(dict(id=f"wang.th1.error.d{dl:g}.{{rd}}",
+                             failures=int(sub.loc[dl, "err"]), runs=int(sub.loc[dl, "n"]),
+                             settings=s, rd=_SHORT[rd], paper_value=paper.delta_value(dl)))
         v, se = bc_slope(runs, s["instance"])
-        ledger.check(f"wang.th1.slope.{s['instance']}", value=v, se=se, settings=s)
-    ledger.check("wang.th2")
+        rows.append(dict(id=f"wang.th1.slope.{s['instance']}", value=v, se=se, settings=s))
+    return rows
+
+
+def prop1_rows(prop1: pd.DataFrame) -> list[dict]:
+    """Proposition 1 (Eq. 4 against central finite differences) and Eq. 12's closest
+    alternative (against SLSQP), per case of :func:`prop1_table`: checks of the book's
+    implementation.
+
+    Parameters
+    ----------
+    prop1 : pandas.DataFrame
+        :func:`prop1_table`.
+
+    Returns
+    -------
+    list of dict
+        Per case, ``wang.prop1.{case}`` and, where SLSQP ran, ``wang.eq12.{case}``.
+    """
+    rows = []
     for case, r in prop1.iterrows():
-        ledger.check("wang.prop1.{case}", value=float(r["gradient vs finite differences"]),
-                     case=case)
+        rows.append(dict(id="wang.prop1.{case}",
+                         value=float(r["gradient vs finite differences"]), case=case))
         if not np.isnan(r["Eq. 12 vs SLSQP"]):
-            ledger.check("wang.eq12.{case}", value=float(r["Eq. 12 vs SLSQP"]), case=case)
+            rows.append(dict(id="wang.eq12.{case}", value=float(r["Eq. 12 vs SLSQP"]),
+                             case=case))
+    return rows
 
 
 def _other_cells(e2, e3):
@@ -127,24 +206,39 @@ def _other_cells(e2, e3):
     return c2, cells(e3).rename(columns={"rule": "col"})
 
 
-def record_other_claims(ledger, cellt: pd.DataFrame, e2: pd.DataFrame,
-                        e3: pd.DataFrame) -> None:
-    """Check the claims of the other experiments (E2, E3) and the claims not comparable."""
+def other_rows(cellt: pd.DataFrame, e2: pd.DataFrame, e3: pd.DataFrame) -> list[dict]:
+    """The claims on the other experiments (abstract, Secs. 2 and 5.1; the code's E2 and E3):
+    BC against the best other rule in thresholding (E2) and unstructured BAI (E3), against
+    LinGame in E3, and its gain in E3 minus its gain in Table 1.
+
+    Parameters
+    ----------
+    cellt : pandas.DataFrame
+        :func:`cells` of Table 1's runs.
+    e2, e3 : pandas.DataFrame
+        :func:`other_runs` of the grids ``thresholding`` and ``unstructured``.
+
+    Returns
+    -------
+    list of dict
+        Per delta: ``wang.abs.thresholding.d{delta}``, ``wang.abs.unstructured.d{delta}``,
+        ``wang.game.d{delta}`` and ``wang.other.d{delta}``.
+    """
     c2, c3 = _other_cells(e2, e3)
     t1 = _t1_cols(cellt, _settings_for("printed"))
+    rows = []
     for dl in DELTAS:
         v, se, _ = _diff(c2, dl, "BC", ("Lk-C", "RR"))
-        ledger.check("wang.abs.thresholding.d{delta}", value=v, se=se, delta=f"{dl:g}")
+        rows.append(dict(id="wang.abs.thresholding.d{delta}", value=v, se=se, delta=f"{dl:g}"))
         v, se, _ = _diff(c3, dl, "BC", ("Lazy TaS", "LinGame", "RR"))
-        ledger.check("wang.abs.unstructured.d{delta}", value=v, se=se, delta=f"{dl:g}")
+        rows.append(dict(id="wang.abs.unstructured.d{delta}", value=v, se=se, delta=f"{dl:g}"))
         v, se, _ = _diff(c3, dl, "BC", ("LinGame",))
-        ledger.check("wang.game.d{delta}", value=v, se=se, delta=f"{dl:g}")
+        rows.append(dict(id="wang.game.d{delta}", value=v, se=se, delta=f"{dl:g}"))
         g3, s3 = _gain(c3, dl, "BC", ("Lazy TaS", "LinGame", "RR"))
         g1, s1 = _gain(t1, dl, "BC", paper.ALGORITHMS[1:])
-        ledger.check("wang.other.d{delta}", value=g3 - g1, se=math.hypot(s3, s1),
-                     delta=f"{dl:g}")
-    for cid in ("wang.abs.lipschitz", "wang.lip", "wang.lma"):
-        ledger.check(cid)
+        rows.append(dict(id="wang.other.d{delta}", value=g3 - g1, se=math.hypot(s3, s1),
+                         delta=f"{dl:g}"))
+    return rows
 
 
 def _fmt(v, se=None) -> str:
