@@ -1006,7 +1006,7 @@ EXEMPT: dict[str, str] = {
     "bai.studies.arena.plot_dots": _PRESENT,
     "bai.studies.arena.plot_heatmap": _PRESENT,
     "bai.studies.arena.plot_sweep": _PRESENT,
-    "bai.studies.arena.record_checks": _PRESENT,
+    "bai.studies.arena.guarantee_claims": _PRESENT,
     "bai.studies.arena.strongest": _PRESENT,
     "bai.studies.arena.sweep_slopes": _PRESENT,
     "bai.studies.arena.sweep_summary": _PRESENT,
@@ -1338,7 +1338,7 @@ EXEMPT.update({
     "bai.studies.arena_glr.main_table": _PRESENT,
     "bai.studies.arena_glr.sweep_table": _PRESENT,
     "bai.studies.arena_glr.run_slopes": _PRESENT,
-    "bai.studies.arena_glr.record_glr_checks": _PRESENT,
+    "bai.studies.arena_glr.glr_claims": _PRESENT,
     "bai.studies.arena_glr.plot_glr_sweep": _PRESENT,
 })
 

@@ -376,7 +376,8 @@ def test_arena_glr_helper_smoke():
     slopes = arena_glr.run_slopes(df)
     assert len(slopes) == 8 and slopes["runs"].eq(3).all()
     ledger = study.ledger()
-    arena_glr.record_glr_checks(ledger, df, cells, slopes, P)
+    for row in arena_glr.glr_claims(df, cells, slopes, P):
+        ledger.check(**row)
     ids = set(ledger.to_frame()["id"])
     assert "arena.glr.error.FWS.mixture (proven)" in ids and "arena.glr.lb" in ids
     diag = arena_glr.lingame_diagnosis(P)

@@ -29,7 +29,7 @@ __all__ = ["PROFILES", "PARAMETERS", "DELTA", "DELTAS", "CLAIMS", "STUDY", "SIZE
            "arm_env", "arena_task", "main_configs", "not_applicable", "explode", "psi_table",
            "instance_table", "cell_summary", "lb_ratio", "pivot_cells", "strongest",
            "sweep_configs", "sweep_summary", "sweep_slopes", "pairwise_ratios",
-           "record_checks", "plot_heatmap", "plot_dots", "plot_sweep", "SOARE_OMEGA",
+           "guarantee_claims", "plot_heatmap", "plot_dots", "plot_sweep", "SOARE_OMEGA",
            "STATIC_ALLOCATIONS", "quoted_constants", "static_spread", "bound_distance"]
 
 #: The chapter's profiles: ``ci`` (CI and coursework, minutes) and ``paper`` (the book). The
@@ -417,20 +417,22 @@ def quoted_constants(P) -> dict:
 # ---------------------------------------------------------------------------------------------
 
 
-def record_checks(ledger, runs, main, sw, sweep, psi) -> None:
-    """The arena's checks: each delta-correct algorithm's error rate (pooled over instances,
-    cut runs not counted as errors) and its means against the Gaussian lower bound, in the main
-    table and in the sweep (the oracle and Bernoulli runs are left out of the bound)."""
+def guarantee_claims(runs, main, sw, sweep, psi) -> list[dict]:
+    """The arena's rows, in the order the chapter records them (``ledger.check(**row)``): each
+    delta-correct algorithm's error rate (pooled over instances, cut runs not counted as errors)
+    and its means against the Gaussian lower bound, in the main table and in the sweep (the
+    oracle and Bernoulli runs are left out of the bound)."""
+    rows = []
     for name, entry in registry.REGISTRY.items():
         g = runs[runs["algorithm"] == name]
         if g.empty:
             continue
         if entry.guarantee:
-            ledger.check("arena.error.{alg}", alg=name,
-                         failures=int((g["stopped"] & ~g["correct"]).sum()), runs=len(g),
-                         guarantee=entry.guarantee_note,
-                         instances=sorted(g["instance"].unique()),
-                         cut=int((~g["stopped"]).sum()))
+            rows.append(dict(id="arena.error.{alg}", alg=name,
+                             failures=int((g["stopped"] & ~g["correct"]).sum()), runs=len(g),
+                             guarantee=entry.guarantee_note,
+                             instances=sorted(g["instance"].unique()),
+                             cut=int((~g["stopped"]).sum())))
         if name == "XY-oracle" or not entry.guarantee:
             continue
         cells = main[(main["algorithm"] == name) & (main["rewards"] != "Bernoulli")]
@@ -439,17 +441,19 @@ def record_checks(ledger, runs, main, sw, sweep, psi) -> None:
         lb = 2 * cells["instance"].map(psi) * math.log(1 / (2.4 * DELTA))
         se_samples = cells["se"] * cells["instance"].map(psi) * math.log(1 / DELTA)
         smallest = float((cells["mean samples"] / lb).min())
-        ledger.check("arena.lb.{alg}", alg=name,
-                     holds=bool((cells["mean samples"] + 2 * se_samples >= lb).all()),
-                     value=smallest, reason=f"smallest mean / bound {smallest:.3g}")
+        rows.append(dict(id="arena.lb.{alg}", alg=name,
+                         holds=bool((cells["mean samples"] + 2 * se_samples >= lb).all()),
+                         value=smallest, reason=f"smallest mean / bound {smallest:.3g}"))
     guaranteed = sw["algorithm"].map(lambda a: registry.get(a).guarantee)
     sw_g = sw[guaranteed & (sw["algorithm"] != "XY-oracle")]
-    ledger.check("arena.sweep.lb", holds=bool((sw_g["mean"] + 2 * sw_g["se"] >= sw_g["LB"]).all()),
-                 value=float((sw_g["mean"] / sw_g["LB"]).min()) if len(sw_g) else None)
+    rows.append(dict(id="arena.sweep.lb",
+                     holds=bool((sw_g["mean"] + 2 * sw_g["se"] >= sw_g["LB"]).all()),
+                     value=float((sw_g["mean"] / sw_g["LB"]).min()) if len(sw_g) else None))
     sw_err = sweep[sweep["algorithm"].map(lambda a: registry.get(a).guarantee)]
     for d, g in sw_err.groupby("delta"):
-        ledger.check(f"arena.sweep.error.{d:g}",
-                     failures=int((g["stopped"] & ~g["correct"]).sum()), runs=len(g))
+        rows.append(dict(id=f"arena.sweep.error.{d:g}",
+                         failures=int((g["stopped"] & ~g["correct"]).sum()), runs=len(g)))
+    return rows
 
 
 # ---------------------------------------------------------------------------------------------

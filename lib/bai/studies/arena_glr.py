@@ -35,7 +35,7 @@ from ..validation import check_choice, check_int, check_rng
 __all__ = ["RULES", "OPTIMAL", "PROFILE_KEYS", "DELTAS_GLR", "MAIN_DELTA", "SLOPE_RTOL",
            "CLAIMS", "GRIDS",
            "glr_instances", "t_star_table", "glr_task", "glr_configs", "explode_glr",
-           "glr_cells", "main_table", "sweep_table", "run_slopes", "record_glr_checks",
+           "glr_cells", "main_table", "sweep_table", "run_slopes", "glr_claims",
            "plot_glr_sweep", "instance_rows", "lingame_diagnosis"]
 
 #: the sampling rules of best-arm identification, by display name: (run function, paper), from
@@ -304,46 +304,51 @@ def run_slopes(df: pd.DataFrame, deltas=None) -> pd.DataFrame:
     return _arena.run_slopes(df, deltas=deltas, optimal=OPTIMAL, slope_deltas=SLOPE_DELTAS)
 
 
-def record_glr_checks(ledger, df: pd.DataFrame, cells: pd.DataFrame, slopes: pd.DataFrame,
-                      P) -> None:
-    """The GLR part's checks (see :data:`CLAIMS`)."""
+def glr_claims(df: pd.DataFrame, cells: pd.DataFrame, slopes: pd.DataFrame, P) -> list[dict]:
+    """The GLR part's rows (see :data:`CLAIMS`), in the order the chapter records them
+    (``ledger.check(**row)``): error rates at ``MAIN_DELTA``, means against the lower bound,
+    the best rule at 1e-9, the slopes in log(1/delta) and FWS against Lazy TaS and LinGame on
+    the FWS paper's instance."""
+    rows = []
     at = df[np.isclose(df["delta"], MAIN_DELTA)]
     for (rule, thr), g in at.groupby(["rule", "threshold"], sort=False):
-        ledger.check("arena.glr.error.{rule}.{threshold}", rule=rule,
-                     threshold=THRESHOLD_NAMES[thr],
-                     failures=int((g["stopped"] & ~g["correct"]).sum()), runs=len(g))
+        rows.append(dict(id="arena.glr.error.{rule}.{threshold}", rule=rule,
+                         threshold=THRESHOLD_NAMES[thr],
+                         failures=int((g["stopped"] & ~g["correct"]).sum()), runs=len(g)))
     mix = cells[(cells["threshold"] == "mixture") & (cells["rule"] != "oracle tracking")]
     if len(mix):
         lb_se = mix["se samples"]
-        ledger.check("arena.glr.lb", holds=bool((mix["mean samples"] + 2 * lb_se >= mix["LB"]).all()),
-                     value=float((mix["mean samples"] / mix["LB"]).min()))
+        rows.append(dict(id="arena.glr.lb",
+                         holds=bool((mix["mean samples"] + 2 * lb_se >= mix["LB"]).all()),
+                         value=float((mix["mean samples"] / mix["LB"]).min())))
     soare = _name("soare", P)
     s9 = cells[(cells["instance"] == soare) & (cells["threshold"] == "heuristic")
                & np.isclose(cells["delta"], 1e-9) & (cells["stopped"] == cells["runs"])]
     if len(s9):
         best = s9.loc[s9["ratio"].idxmin()]
-        ledger.check("arena.glr.best_1e-9", holds=bool(best["ratio"] <= 1.5),
-                     value=float(best["ratio"]),
-                     reason=f"{best['rule']}: {best['ratio']:.3g} ± {best['se']:.2g}")
+        rows.append(dict(id="arena.glr.best_1e-9", holds=bool(best["ratio"] <= 1.5),
+                         value=float(best["ratio"]),
+                         reason=f"{best['rule']}: {best['ratio']:.3g} ± {best['se']:.2g}"))
     key = {_name(k, P): k for k in _BUILDERS}
     for _, r in slopes[(slopes["threshold"] == "heuristic") & slopes["proven optimal"]].iterrows():
         if r.get("cut", 0) > 0:        # runs cut at the cap: no slope (bai.arena.run_slopes)
-            ledger.check("arena.glr.slope.{rule}.{instance}", rule=r["rule"],
-                         instance=key.get(r["instance"], r["instance"]), holds=False,
-                         reason=r["note"])
+            rows.append(dict(id="arena.glr.slope.{rule}.{instance}", rule=r["rule"],
+                             instance=key.get(r["instance"], r["instance"]), holds=False,
+                             reason=r["note"]))
             continue
-        ledger.check("arena.glr.slope.{rule}.{instance}", rule=r["rule"],
-                     instance=key.get(r["instance"], r["instance"]),
-                     holds=bool(abs(r["slope / T*"] - 1) <= SLOPE_RTOL), value=float(r["slope / T*"]),
-                     se=float(r["se"]))
+        rows.append(dict(id="arena.glr.slope.{rule}.{instance}", rule=r["rule"],
+                         instance=key.get(r["instance"], r["instance"]),
+                         holds=bool(abs(r["slope / T*"] - 1) <= SLOPE_RTOL),
+                         value=float(r["slope / T*"]), se=float(r["se"])))
     fw = cells[(cells["instance"] == _name("fw", P)) & (cells["threshold"] == "heuristic")
                & np.isclose(cells["delta"], 0.01)].set_index("rule")["mean samples"]
     if {"FWS", "Lazy TaS", "LinGame"} <= set(fw.index):
-        ledger.check("arena.glr.fws_paper",
-                     holds=bool(fw["FWS"] < fw["Lazy TaS"] and fw["FWS"] < fw["LinGame"]),
-                     value=float(fw["FWS"]),
-                     reason=f"FWS {fw['FWS']:.0f}, Lazy TaS {fw['Lazy TaS']:.0f}, "
-                            f"LinGame {fw['LinGame']:.0f}")
+        rows.append(dict(id="arena.glr.fws_paper",
+                         holds=bool(fw["FWS"] < fw["Lazy TaS"] and fw["FWS"] < fw["LinGame"]),
+                         value=float(fw["FWS"]),
+                         reason=f"FWS {fw['FWS']:.0f}, Lazy TaS {fw['Lazy TaS']:.0f}, "
+                                f"LinGame {fw['LinGame']:.0f}"))
+    return rows
 
 
 def lingame_diagnosis(P) -> pd.DataFrame:

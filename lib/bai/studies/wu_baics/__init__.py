@@ -16,7 +16,7 @@ The examples E1 and E2 are built inside the task from their names
 
 The package is split by role: ``settings`` (profiles, settings, readings, instances),
 ``tasks`` (the lower bound's computations, the task and its grids), ``tables`` (tables
-and figures built from the runs), ``checks`` (the measurements the ledger's rows record and
+and figures built from the runs), ``verdicts`` (the measurements the ledger's rows record and
 the verdicts by reading); here, :data:`STUDY`, the :class:`bai.studies.Study` the chapter runs.
 """
 
@@ -38,12 +38,12 @@ from .tables import (delta_prime_table, example1_column, heat, lb_table, lb_text
                      results_table, row_settings, run_settings, select, slopes_table, speedups,
                      summaries, summary, sweep_errors, sweep_table, table1, tidy, tstar_table,
                      weight_figure)
-from .checks import (BEYOND_KEYS, BEYOND_ROWS, EXAMPLE1_ROWS, FIGURE1, FIGURE2, PAPER_KEYS,
-                     TABLE1_KEYS, VERDICT_ROWS, censored_check, elasticity, errors,
-                     example1_checks, faster_check, formula8_rows, lb_check, mean_check,
-                     measured_text, pac_checks, paper_lb_check, pcs_check, quality_checks,
-                     ratio_check, slope_check, summary_table, tracking_checks, verdict_table,
-                     verdicts, weight_diff_check, wstar_check)
+from .verdicts import (BEYOND_KEYS, BEYOND_ROWS, EXAMPLE1_ROWS, FIGURE1, FIGURE2, PAPER_KEYS,
+                       TABLE1_KEYS, VERDICT_ROWS, censored_check, elasticity, errors,
+                       example1_checks, faster_check, formula8_rows, lb_check, mean_check,
+                       measured_text, pac_checks, paper_lb_check, pcs_check, quality_checks,
+                       ratio_check, slope_check, summary_table, tracking_checks, verdict_table,
+                       verdicts_under, weight_diff_check, wstar_check)
 
 __all__ = ["STUDY", "PROFILES", "SETTINGS", "DELTA", "TAU_MAX", "N0", "READINGS", "READING_LABEL",
            "GLR_LABEL", "SHORT", "task", "tidy", "select", "summary", "summaries", "describe",

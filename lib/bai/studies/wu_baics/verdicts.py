@@ -10,10 +10,7 @@ record (the chapter checks each in one line, ``ledger.check(id, **m)``, on the c
 * beyond the paper: the lower bound (:func:`lb_check`, :func:`paper_lb_check`), Theorem 4.1
   (:func:`pac_checks`, :func:`tracking_checks`, :func:`slope_check`, :func:`wstar_check`);
 * the verdicts by reading (:data:`VERDICT_ROWS`, :func:`verdict_table`, :func:`summary_table`,
-  :func:`measured_text`, :func:`verdicts`).
-
-(Named ``checks``, not ``verdicts`` as in the other studies: the function :func:`verdicts`,
-which the chapter calls as ``study.verdicts``, would shadow a submodule of that name.)
+  :func:`measured_text`, :func:`verdicts_under`).
 """
 
 from __future__ import annotations
@@ -367,7 +364,7 @@ def wstar_check(sweep: pd.DataFrame, reading: str) -> dict:
                 settings=s["settings"].iloc[0])
 
 
-def verdicts(ledger, prefix: str) -> pd.DataFrame:
+def verdicts_under(ledger, prefix: str) -> pd.DataFrame:
     """The claims of ``ledger`` whose id starts with ``prefix``: id, value, paper value, verdict."""
     df = ledger.to_frame()
     return df[df["id"].str.startswith(prefix)][["id", "value", "paper_value", "verdict"]] \
