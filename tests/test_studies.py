@@ -118,12 +118,14 @@ def test_fixed_arguments_are_not_in_the_seed_but_are_in_the_checkpoint_key(tmp_p
 # issue 35: a study never records a verdict; its verdicts module returns measurements and the
 # chapter records each with ledger.check
 _RECORDS = {"check", "qualitative", "compare", "error_rate", "not_comparable"}
-VERDICTS = sorted((ROOT / "lib" / "bai" / "studies").glob("*/verdicts.py"))
+#: every module of every study (the verdicts modules and the rest: arena, settings, ...)
+STUDY_MODULES = sorted((ROOT / "lib" / "bai" / "studies").rglob("*.py"))
 
 
 def _recordings(source: str) -> list[str]:
     """Calls that record a ledger row (``ledger.check(...)``, ...) and functions named
-    ``check_*`` (which in the library only validate an argument)."""
+    ``check_*`` that take a ledger (in the library, ``check_*`` only validates an argument, as
+    :func:`bai.studies.check_params` does)."""
     import ast
 
     found = []
@@ -132,7 +134,8 @@ def _recordings(source: str) -> list[str]:
                 and node.func.attr in _RECORDS and isinstance(node.func.value, ast.Name)
                 and "ledger" in node.func.value.id):
             found.append(f"line {node.lineno}: {node.func.value.id}.{node.func.attr}(...)")
-        if isinstance(node, ast.FunctionDef) and node.name.startswith("check_"):
+        if (isinstance(node, ast.FunctionDef) and node.name.startswith("check_")
+                and any("ledger" in a.arg for a in node.args.args + node.args.kwonlyargs)):
             found.append(f"line {node.lineno}: def {node.name}")
     return found
 
@@ -141,10 +144,17 @@ def test_a_planted_recording_is_found():
     src = "def check_x(ledger, m):\n    led = 1\n    ledger.check('a.b', value=m)\n"
     assert sorted(_recordings(src)) == ["line 1: def check_x", "line 3: ledger.check(...)"]
     assert _recordings("def rows(m):\n    return [dict(id='a.b', value=m)]\n") == []
+    assert _recordings("def check_params(P, keys=()):\n    return P\n") == []
 
 
-@pytest.mark.parametrize("path", VERDICTS, ids=lambda p: p.parent.name)
-def test_no_verdicts_module_records_a_verdict(path):
-    assert {"tirinzoni2022_elimination", "wang2021_fws"} <= {p.parent.name for p in VERDICTS}
+@pytest.mark.parametrize("path", STUDY_MODULES,
+                         ids=lambda p: p.relative_to(ROOT / "lib" / "bai" / "studies").as_posix())
+def test_no_study_module_records_a_verdict(path):
     found = _recordings(path.read_text())
-    assert not found, f"{path.parent.name}.verdicts records rows itself: {found}"
+    assert not found, f"{path.relative_to(ROOT / 'lib')} records rows itself: {found}"
+
+
+def test_every_study_module_is_read():
+    names = {p.relative_to(ROOT / "lib" / "bai" / "studies").as_posix() for p in STUDY_MODULES}
+    assert {"arena.py", "arena_glr.py", "tirinzoni2022_elimination/verdicts.py",
+            "wang2021_fws/verdicts.py", "wu_baics/verdicts.py"} <= names
