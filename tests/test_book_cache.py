@@ -118,10 +118,11 @@ def test_make_test_gives_each_parallel_chapter_its_share_of_the_cores(monkeypatc
     monkeypatch.delenv(ex.ENV_N_JOBS)
     monkeypatch.setattr(ex, "available_cores", lambda: 4)
     monkeypatch.setattr(run_chapters.cli, "stage",
-                        lambda book, profile, out, jobs: seen.update(
-                            n=run_chapters.os.environ[ex.ENV_N_JOBS], jobs=jobs))
+                        lambda book, profile, out, jobs, first=(): seen.update(
+                            n=run_chapters.os.environ[ex.ENV_N_JOBS], jobs=jobs,
+                            first=first))
     run_chapters.stage("ci", tmp_path, jobs=2)
-    assert seen == {"n": "2", "jobs": 2}
+    assert seen == {"n": "2", "jobs": 2, "first": run_chapters.CI_COSTLIEST}
     monkeypatch.setenv(ex.ENV_N_JOBS, "3")        # the user's choice stands
     run_chapters.stage("ci", tmp_path, jobs=2)
     assert seen["n"] == "3"
