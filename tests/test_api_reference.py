@@ -127,3 +127,23 @@ def test_the_book_loads_the_extension_offline():
     assert config["local_extensions"]["api_reference"] == "_ext"
     assert "sphinx.ext.autodoc" in config["extra_extensions"]
     assert config["config"]["intersphinx_mapping"] == {}
+
+
+def test_a_change_of_the_rule_modules_rereads_the_pages_that_list_them(tmp_path):
+    """An incremental build re-reads the pages with a ``bai-api-rules`` or ``bai-api-index``
+    block when the rule modules changed since the last build (a new rule file), and only
+    then."""
+    from types import SimpleNamespace
+
+    ext = _ext()
+    (tmp_path / "rules.md").write_text("# r\n\n```{bai-api-rules}\n```\n")
+    (tmp_path / "index.md").write_text("# i\n\n```{bai-api-index}\n```\n")
+    (tmp_path / "other.md").write_text("# o\n\n```{bai-api} bai.designs\n```\n")
+    env = SimpleNamespace(found_docs={"rules", "index", "other"},
+                          doc2path=lambda doc: tmp_path / f"{doc}.md")
+    assert ext.rules_outdated(None, env, set(), set(), set()) == []     # the first build
+    assert env.bai_api_rule_modules == rule_modules()
+    assert ext.rules_outdated(None, env, set(), set(), set()) == []     # nothing changed
+    env.bai_api_rule_modules = rule_modules()[:-1]                       # one module fewer
+    assert sorted(ext.rules_outdated(None, env, set(), set(), set())) == ["index", "rules"]
+    assert env.bai_api_rule_modules == rule_modules()

@@ -260,7 +260,7 @@ def _split_package_docs(app, what, name, obj, options, lines):
         lines[:] = []
 
 
-def _rules_outdated(app, env, added, changed, removed):
+def rules_outdated(app, env, added, changed, removed):
     """An incremental build re-reads the pages with a ``bai-api-rules`` or ``bai-api-index``
     block when the rule modules changed since the last build (a new rule file, say)."""
     now = rule_modules()
@@ -279,7 +279,7 @@ def _rules_outdated(app, env, added, changed, removed):
 
 def setup(app):
     app.connect("autodoc-process-docstring", _split_package_docs)
-    app.connect("env-get-outdated", _rules_outdated)
+    app.connect("env-get-outdated", rules_outdated)
     app.add_directive("bai-api", BaiApiDirective)
     app.add_directive("bai-api-rules", BaiApiRulesDirective)
     app.add_directive("bai-api-index", BaiApiIndexDirective)
