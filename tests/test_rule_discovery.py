@@ -2,8 +2,10 @@
 the library: a rule in one file"), written as is into a copy of the package, makes the rule
 appear in the registry (:data:`bai.algorithms.engine.RULES`, last: the default order), among
 the arena's library rules, with its two generated entry points, in the contracts the tests
-generate from the registry (``tests/test_contracts.py``: ``rule_contracts``) and, with its
-declared options, refusing bad values; the same copy without the file has none of it.
+generate from the registry (``tests/test_contracts.py``: ``rule_contracts``), among the modules
+the API reference documents from the registry (``book/_ext/api_reference.py``:
+``rule_modules``, the ``bai-api-rules`` sections) and, with its declared options, refusing bad
+values; the same copy without the file has none of it.
 
 Each case of the copy runs in a subprocess whose ``bai`` is the copy (``PYTHONPATH``), and runs
 no compiled code: a new file changes the package's sources, so the copy would compile every
@@ -46,6 +48,11 @@ sys.path.insert(0, sys.argv[3])
 import test_contracts
 out["contracts"] = sorted(n for n in test_contracts.rule_contracts() if slug in n)
 out["accounted"] = sorted(n for n in test_contracts.PUBLIC if slug in n)
+import importlib.util
+spec = importlib.util.spec_from_file_location("api_reference", sys.argv[4])
+api_reference = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(api_reference)
+out["api"] = api_reference.rule_modules()
 if name in E.RULES:
     import importlib
     mod = importlib.import_module(f"bai.algorithms.{slug}")
@@ -80,7 +87,8 @@ def _probe(tmp_path, with_file: bool) -> dict:
     if with_file:
         (copy / "algorithms" / f"{slug}.py").write_text(text)
     env = {**os.environ, "PYTHONPATH": str(tmp_path), "OPENBLAS_NUM_THREADS": "1"}
-    proc = subprocess.run([sys.executable, "-c", PROBE, slug, name, str(ROOT / "tests")],
+    proc = subprocess.run([sys.executable, "-c", PROBE, slug, name, str(ROOT / "tests"),
+                           str(ROOT / "book" / "_ext" / "api_reference.py")],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800)
     assert proc.returncode == 0, proc.stderr[-3000:]
     out = json.loads(proc.stdout.strip().splitlines()[-1])
@@ -100,6 +108,9 @@ def test_a_new_rule_file_is_discovered_and_generated(tmp_path):
     assert out["contracts"] == [qual, f"{qual}_runs"]
     assert out["accounted"] == [qual, f"{qual}_runs"]  # its public names have those contracts
     assert "max_sample" in out["refused"] and "max_samples" in out["refused"]
+    # the API reference's rule sections (bai-api-rules) include the new module, last
+    assert out["api"][-1] == f"bai.algorithms.{slug}"
+    assert out["api"].count(f"bai.algorithms.{slug}") == 1
 
 
 def test_the_printed_rule_runs_and_its_entry_points_are_the_engines(tmp_path):
@@ -144,6 +155,9 @@ def test_without_the_file_the_rule_is_nowhere(tmp_path):
     assert out["name"] not in out["rules"] and out["name"] not in out["arena"]
     assert out["contracts"] == [] and out["accounted"] == []
     assert "entry" not in out
+    assert f"bai.algorithms.{out['slug']}" not in out["api"]
+    assert out["api"][:3] == ["bai.algorithms.lazy_tas", "bai.algorithms.fws",
+                              "bai.algorithms.lingame"]
     # the library's own rules are found the same way (none is listed by hand)
     assert out["rules"][:3] == ["Lazy TaS", "FWS", "LinGame"]
 

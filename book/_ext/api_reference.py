@@ -14,11 +14,18 @@ page, and a name without a docstring still gets its entry. Submodules listed in 
 ``__all__`` have entries of their own. A module without ``__all__`` (the data modules
 ``bai.reported.<paper>``) gets an entry per public upper-case constant.
 
+``{bai-api-rules}`` writes one such section per module that declares a library rule, read from
+the rule registry (:func:`rule_modules`: the modules of ``bai.algorithms.engine.RULES``, in its
+order, each once), each titled by the module's name in code style at heading level 2 (the
+``level`` option changes it), like a hand-written ``## `module``` section: a new rule file
+(``lib/bai/algorithms/<slug>.py``, declared with ``engine.declare_rule``) appears in the
+reference without editing a page.
+
 ``{bai-api-index}`` writes the table of the reference's pages and the modules each documents,
-read from the ``bai-api`` directives of the pages beside it (so the table cannot omit a module
-that has a section), and warns (a strict build fails) on a public module of ``bai`` that has no
-section (:func:`public_modules`: a module with ``__all__``, and the data modules
-``bai.reported.<paper>``).
+read from the ``bai-api`` and ``bai-api-rules`` directives of the pages beside it (so the table
+cannot omit a module that has a section), and warns (a strict build fails) on a public module of
+``bai`` that has no section (:func:`public_modules`: a module with ``__all__``, and the data
+modules ``bai.reported.<paper>``) or more than one.
 
 The build is offline (autodoc imports the installed ``bai``; no intersphinx).
 """
@@ -33,6 +40,7 @@ import sys
 from pathlib import Path
 
 from docutils import nodes
+from docutils.parsers.rst import directives
 from docutils.statemachine import StringList
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
@@ -42,6 +50,10 @@ from sphinx.util.nodes import nested_parse_with_titles
 MAX_VALUE = 80
 #: a ``bai-api`` section in a MyST page
 SECTION = re.compile(r"^```\{bai-api\}\s+(\S+)\s*$", re.M)
+#: a ``bai-api-rules`` block in a MyST page (one section per module of :func:`rule_modules`)
+RULES_SECTION = re.compile(r"^```\{bai-api-rules\}[ \t]*$", re.M)
+_ANY_SECTION = re.compile(r"^```\{bai-api(?:\}\s+(?P<module>\S+)|(?P<rules>-rules)\})[ \t]*$",
+                          re.M)
 
 logger = logging.getLogger(__name__)
 
@@ -61,10 +73,35 @@ def public_modules(package: str = "bai") -> list[str]:
     return out
 
 
+def rule_modules(package: str = "bai") -> list[str]:
+    """The modules of ``package`` that declare a library rule: the ``module`` of each entry of
+    ``bai.algorithms.engine.RULES`` after discovery (importing ``bai.algorithms`` imports every
+    module of its folder), in the registry's order, each once (``bai.algorithms.glr_baselines``
+    declares several rules); a rule registered from outside ``package`` is not one."""
+    algorithms = importlib.import_module(f"{package}.algorithms")
+    engine = importlib.import_module(f"{package}.algorithms.engine")
+    engine.discover(algorithms)
+    out = []
+    for entry in engine.RULES.values():
+        if entry.module.startswith(f"{package}.") and entry.module not in out:
+            out.append(entry.module)
+    return out
+
+
+def page_modules(text: str) -> list[str]:
+    """The modules a MyST page documents, in page order: each ``bai-api`` section's, and at a
+    ``bai-api-rules`` block, those of :func:`rule_modules`."""
+    out = []
+    for m in _ANY_SECTION.finditer(text):
+        out += rule_modules() if m.group("rules") else [m.group("module")]
+    return out
+
+
 def sections(folder) -> list[tuple[str, str, list[str]]]:
     """``[(page, title, [module, ...]), ...]``: the pages of ``folder`` (MyST ``*.md``) with a
-    ``bai-api`` section, their first heading and their modules in page order; pages in the
-    order of ``<book>/_toc.yml`` when it lists them, else by name."""
+    ``bai-api`` section (or a ``bai-api-rules`` block: :func:`page_modules`), their first
+    heading and their modules in page order; pages in the order of ``<book>/_toc.yml`` when it
+    lists them, else by name."""
     folder = Path(folder)
     order: list[str] = []
     for toc in (folder / "_toc.yml", folder.parent / "_toc.yml"):
@@ -75,7 +112,7 @@ def sections(folder) -> list[tuple[str, str, list[str]]]:
     out = []
     for md in folder.glob("*.md"):
         text = md.read_text()
-        modules = SECTION.findall(text)
+        modules = page_modules(text)
         if not modules:
             continue
         m = re.search(r"^# (.+)$", text, re.M)
@@ -130,6 +167,38 @@ class BaiApiDirective(SphinxDirective):
         return container.children
 
 
+class BaiApiRulesDirective(SphinxDirective):
+    """``bai-api-rules``: one section per module of :func:`rule_modules`, titled by the module's
+    name in code style at heading level ``level`` (default 2), holding its ``bai-api``
+    reference."""
+
+    has_content = False
+    option_spec = {"level": directives.positive_int}
+
+    def run(self):
+        level = self.options.get("level", 2)
+        if level > 6:
+            raise self.error(f"bai-api-rules: level must be 1 to 6, got {level}")
+        try:
+            modules = rule_modules()
+        except ImportError as exc:
+            raise self.error(f"bai-api-rules: cannot read the rule registry: {exc}")
+        for mod in modules:
+            path = getattr(sys.modules.get(mod), "__file__", None)
+            if path:
+                self.env.note_dependency(path)
+        lines = []
+        for mod in modules:
+            lines += [f"{'#' * level} `{mod}`", "", f"```{{bai-api}} {mod}", "```", ""]
+        container = nodes.section()
+        container.document = self.state.document
+        # MyST headings: each section joins the page's sections at its level (as a hand-written
+        # one would), whatever the node the directive is parsed in
+        nested_parse_with_titles(self.state, StringList(lines, source="<bai-api-rules>"),
+                                 container)
+        return container.children
+
+
 class BaiApiIndexDirective(SphinxDirective):
     """``bai-api-index``: the table of the reference's pages (the pages beside this one that
     hold ``bai-api`` sections) and their modules; a public module without a section is a
@@ -149,6 +218,13 @@ class BaiApiIndexDirective(SphinxDirective):
                            f"reference: {', '.join(missing)} (add a bai-api section to a page "
                            f"of {here.parent.name}/)", location=(self.env.docname, self.lineno),
                            type="api_reference", subtype="missing")
+        twice = sorted({m for m in documented if documented.count(m) > 1})
+        if twice:
+            logger.warning(f"bai-api-index: modules with more than one section in the API "
+                           f"reference: {', '.join(twice)} (a module that declares a library "
+                           f"rule has its section from bai-api-rules)",
+                           location=(self.env.docname, self.lineno), type="api_reference",
+                           subtype="twice")
         lines = ["| page | modules |", "|---|---|"]
         for page, _, mods in found:
             lines.append(f"| {{doc}}`{page}` | " + ", ".join(f"`{m}`" for m in mods) + " |")
@@ -184,8 +260,27 @@ def _split_package_docs(app, what, name, obj, options, lines):
         lines[:] = []
 
 
+def rules_outdated(app, env, added, changed, removed):
+    """An incremental build re-reads the pages with a ``bai-api-rules`` or ``bai-api-index``
+    block when the rule modules changed since the last build (a new rule file, say)."""
+    now = rule_modules()
+    before = getattr(env, "bai_api_rule_modules", None)
+    env.bai_api_rule_modules = now
+    if before is None or before == now:
+        return []
+    uses = re.compile(r"^```\{bai-api-(?:rules|index)\}", re.M)
+    out = []
+    for doc in env.found_docs:
+        path = Path(env.doc2path(doc))
+        if path.suffix == ".md" and path.is_file() and uses.search(path.read_text()):
+            out.append(doc)
+    return out
+
+
 def setup(app):
     app.connect("autodoc-process-docstring", _split_package_docs)
+    app.connect("env-get-outdated", rules_outdated)
     app.add_directive("bai-api", BaiApiDirective)
+    app.add_directive("bai-api-rules", BaiApiRulesDirective)
     app.add_directive("bai-api-index", BaiApiIndexDirective)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
