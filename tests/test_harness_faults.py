@@ -451,6 +451,20 @@ def test_ctrl_c_ends_with_one_line_and_no_traceback(delay, after_first_line):
     assert lines and lines[-1].startswith("interrupted"), err[-2000:]
 
 
+def test_ctrl_c_while_loading_cannot_be_swallowed_by_an_import():
+    """A Ctrl-C while the package loads ends the command even when it lands inside code that
+    catches everything (a bare ``except:`` of a third-party import): with ``SystemExit`` raised
+    from the handler, the command went on to execute the whole chapter (seen under load)."""
+    code = ("import sys\nsys.argv = ['-m']\nimport bai, os, signal, time\n"
+            "try:\n    os.kill(os.getpid(), signal.SIGINT)\n    time.sleep(5)\n"
+            "except:\n    pass\nprint('went on')\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "OPENBLAS_NUM_THREADS": "1"})
+    assert p.returncode == 130, (p.returncode, p.stdout, p.stderr[-2000:])
+    assert "went on" not in p.stdout
+    assert p.stderr.strip().splitlines()[-1] == "interrupted (Ctrl-C) while loading bai"
+
+
 def _session(sid: int) -> list[int]:
     """The live processes of the session ``sid`` (read from /proc)."""
     out = []

@@ -23,10 +23,15 @@ if _sys.argv[:1] == ["-m"]:   # `python -m bai`: a Ctrl-C while the package load
     import signal as _signal
 
     def _interrupted(signum, frame):
+        # os._exit, not SystemExit: an import that catches everything (a bare ``except:`` in a
+        # third-party package probing an optional dependency) would swallow the exception, and
+        # the command would go on as if no Ctrl-C had come (seen under load). Nothing is written
+        # while the package loads, so there is nothing to clean up.
+        import os
         import sys
 
-        print("\ninterrupted (Ctrl-C) while loading bai", file=sys.stderr)
-        raise SystemExit(130)
+        print("\ninterrupted (Ctrl-C) while loading bai", file=sys.stderr, flush=True)
+        os._exit(130)
 
     try:
         _signal.signal(_signal.SIGINT, _interrupted)
