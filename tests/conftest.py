@@ -21,8 +21,9 @@ settings.load_profile("bai")
 #: kernels or worker pools), measured with ``--durations`` on 2 cores: they are collected first,
 #: so that pytest-xdist hands them out at the start and the run does not end with one long test
 #: on one core while the other idles. The longest first; a test not named keeps its place.
+#: Not here: the rule-discovery test, short now that its copy of the package runs no compiled
+#: code (its in-process run compiles only a loop for the printed rule once the engine is cached).
 LONGEST_FIRST = (
-    "tests/test_rule_discovery.py::test_a_new_rule_file_is_discovered_and_generated",
     "tests/test_scaffold.py",
     "tests/test_contracts.py::test_valid_arguments_give_finite_results[bai.algorithms.fws_code.fws_code]",
     "tests/test_arena.py::test_compare_tables_do_not_depend_on_workers_or_checkpoints",
