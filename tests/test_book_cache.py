@@ -148,3 +148,7 @@ def test_the_costliest_chapters_start_first_and_the_times_keep_the_books_order(m
     mds = [tmp_path / f"{name}.md" for name in ("a", "bb", "ccc", "dddd")]
     assert execution._execute_all(mds, "ci", tmp_path, 1, ("ccc", "a")) == [1.0, 2.0, 3.0, 4.0]
     assert started == ["ccc", "a", "bb", "dddd"]
+    for bad in (3, "soare2014", [1]):       # refused before any chapter is copied or run
+        with pytest.raises(TypeError, match="first must be"):
+            execution.stage(run_chapters.BOOK, "ci", tmp_path / "out", 1, first=bad)
+    assert not (tmp_path / "out").exists()

@@ -48,12 +48,10 @@ from sphinx.util.nodes import nested_parse_with_titles
 
 #: a constant whose repr is longer than this is shown without its value
 MAX_VALUE = 80
-#: a ``bai-api`` section in a MyST page
-SECTION = re.compile(r"^```\{bai-api\}\s+(\S+)\s*$", re.M)
-#: a ``bai-api-rules`` block in a MyST page (one section per module of :func:`rule_modules`)
-RULES_SECTION = re.compile(r"^```\{bai-api-rules\}[ \t]*$", re.M)
-_ANY_SECTION = re.compile(r"^```\{bai-api(?:\}\s+(?P<module>\S+)|(?P<rules>-rules)\})[ \t]*$",
-                          re.M)
+#: a ``bai-api`` section (group ``module``) or a ``bai-api-rules`` block (group ``rules``: one
+#: section per module of :func:`rule_modules`) in a MyST page
+SECTION = re.compile(r"^```\{bai-api(?:\}\s+(?P<module>\S+)|(?P<rules>-rules)\})[ \t]*$",
+                     re.M)
 
 logger = logging.getLogger(__name__)
 
@@ -92,7 +90,7 @@ def page_modules(text: str) -> list[str]:
     """The modules a MyST page documents, in page order: each ``bai-api`` section's, and at a
     ``bai-api-rules`` block, those of :func:`rule_modules`."""
     out = []
-    for m in _ANY_SECTION.finditer(text):
+    for m in SECTION.finditer(text):
         out += rule_modules() if m.group("rules") else [m.group("module")]
     return out
 

@@ -256,8 +256,9 @@ def stage(book: Path, profile: str, out: Path, jobs: int = 1, first: tuple = ())
         raise TypeError(f"out must be a path, got {type(out).__name__}")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise TypeError(f"jobs must be a positive int, got {jobs!r}")
-    if isinstance(first, str) or not all(isinstance(n, str) for n in first):
-        raise TypeError(f"first must be a sequence of chapter names, got {first!r}")
+    if (isinstance(first, str) or not isinstance(first, (tuple, list))
+            or not all(isinstance(n, str) for n in first)):
+        raise TypeError(f"first must be a tuple or list of chapter names, got {first!r}")
     import yaml
 
     out = Path(out).resolve()
