@@ -202,7 +202,7 @@ def test_the_algorithms_settings_have_one_source():
     import inspect
 
     from bai.algorithms import rage, soare
-    from bai.reported import fiez2019, soare2014
+    from bai.reported import fiez2019, soare2014, xu2018
 
     fiez, so = fiez2019.VALUES["settings"], soare2014.VALUES["settings"]
     assert fiez["epsilon"] is rage.ROUNDING_EPSILON
@@ -210,6 +210,7 @@ def test_the_algorithms_settings_have_one_source():
     assert fiez["gamma_oracle"] is rage.PHASED_GAMMA["oracle"]
     assert fiez["alpha_xy_adaptive"] is soare.XY_ADAPTIVE_ALPHA
     assert so["alpha"] is soare.XY_ADAPTIVE_ALPHA
+    assert xu2018.VALUES["settings"]["alpha"] is soare.XY_ADAPTIVE_ALPHA
     for fn in (rage.rage, rage.rage_runs):
         assert inspect.signature(fn).parameters["epsilon"].default == rage.ROUNDING_EPSILON
     assert inspect.signature(soare.xy_adaptive_runs).parameters["alpha"].default \
