@@ -391,7 +391,7 @@ def test_lower_bounds_reexports_are_the_same_objects():
     assert lower_bounds.oracle_design is designs.oracle_design
     from bai.algorithms import lingape
 
-    assert lower_bounds.h_epsilon is lingape.h_epsilon     # lazy re-export: no import cycle
+    assert lower_bounds.h_epsilon is lingape.h_epsilon     # LinGapE re-exports it
     for name in ("h_epsilon", "psi_star", "oracle_design", "linear_expected_time_lower_bound",
                  "expected_time_lower_bound", "kl_delta", "lower_bound"):
         assert name in lower_bounds.__all__

@@ -10,10 +10,17 @@ files may share private names; the namespaces ``bai``, ``bai.algorithms``, ``bai
 ``bai.reported`` are not.
 
 The imports are read from the source with :mod:`ast` (function-level imports included), so an
-import hidden in a function counts. What crosses today is listed, each with its reason, in
-:data:`KNOWN_UPWARD` and :data:`KNOWN_PRIVATE`: the test fails on anything new, and on a listed
-entry that is gone (the lists only shrink). A planted upward import and a planted private import
-in a copy of a small package are found.
+import hidden in a function counts. Nothing crosses: :data:`KNOWN_UPWARD` and
+:data:`KNOWN_PRIVATE` are empty, so the test fails on any upward import and any private name
+read across modules (an exception would be listed there with its reason, and the lists only
+shrink). A planted upward import and a planted private import in a copy of a small package are
+found.
+
+The last upward imports went in issue 35, item 3: an algorithm's own settings as its paper runs
+it (RAGE's rounding epsilon and phase ratios, XY-adaptive's alpha) are defined in the algorithm's
+module and :mod:`bai.reported` restates them (one source, checked below), and LinGapE's ratio
+weights are a design problem in :mod:`bai.designs`, with H_epsilon in
+:mod:`bai.lower_bounds`.
 """
 
 from __future__ import annotations
@@ -130,16 +137,10 @@ def violations(root: Path):
     return upward, private
 
 
-#: Upward imports of today, each to be removed (issue 35): (importer, imported).
-KNOWN_UPWARD = {
-    # the papers' settings (XY-adaptive's alpha, RAGE's constants) are data in bai.reported
-    # (one source); the algorithms should take them as arguments from the studies
-    ("bai.algorithms.rage", "bai.reported.fiez2019"),
-    ("bai.algorithms.registry", "bai.reported.fiez2019"),
-    ("bai.algorithms.registry", "bai.reported.soare2014"),
-    # H_epsilon (LinGapE's complexity) needs LinGapE's ratio weights, which live with LinGapE
-    ("bai.lower_bounds", "bai.algorithms.lingape"),
-}
+#: Upward imports allowed, each with its reason: (importer, imported). Empty (issue 35, item 3):
+#: the algorithms' settings are defined with the algorithms and restated by bai.reported; the
+#: ratio weights are in bai.designs and H_epsilon in bai.lower_bounds.
+KNOWN_UPWARD: set[tuple[str, str]] = set()
 
 #: Private names read across modules today, each to be made public or moved (issue 35):
 #: (importer, owner, name). Empty: the compiled building blocks (products, Sherman-Morrison
@@ -192,3 +193,25 @@ def test_a_planted_private_name_is_found_imported_or_read(tmp_path):
     upward, private = violations(root)
     # a split package's own files share private names; another module may not read them
     assert private == {("bai.designs", "bai.validation", "_x")} and not upward
+
+
+def test_the_algorithms_settings_have_one_source():
+    """The settings a paper prescribes for its algorithm are defined once, in the algorithm's
+    module; :mod:`bai.reported` restates the same objects (a value typed again there would be
+    another object), and the algorithms' defaults are those values."""
+    import inspect
+
+    from bai.algorithms import rage, soare
+    from bai.reported import fiez2019, soare2014, xu2018
+
+    fiez, so = fiez2019.VALUES["settings"], soare2014.VALUES["settings"]
+    assert fiez["epsilon"] is rage.ROUNDING_EPSILON
+    assert fiez["gamma_static"] is rage.PHASED_GAMMA["static"]
+    assert fiez["gamma_oracle"] is rage.PHASED_GAMMA["oracle"]
+    assert fiez["alpha_xy_adaptive"] is soare.XY_ADAPTIVE_ALPHA
+    assert so["alpha"] is soare.XY_ADAPTIVE_ALPHA
+    assert xu2018.VALUES["settings"]["alpha"] is soare.XY_ADAPTIVE_ALPHA
+    for fn in (rage.rage, rage.rage_runs):
+        assert inspect.signature(fn).parameters["epsilon"].default == rage.ROUNDING_EPSILON
+    assert inspect.signature(soare.xy_adaptive_runs).parameters["alpha"].default \
+        == soare.XY_ADAPTIVE_ALPHA

@@ -78,15 +78,19 @@ from ..designs import (PairwiseDifferences, frank_wolfe_design, oracle_direction
 from ..environments import BernoulliLinearBandit, GaussianLinearBandit
 from ..estimation import alba_width, rage_log_term  # noqa: F401  (alba_width: old home)
 from ..validation import check_rng, as_matrix, as_vector, check_delta, check_int, check_positive
-from ..reported.fiez2019 import VALUES as _FIEZ_VALUES
 from .common import RunResult, RunsResult, run_generators
 
 __all__ = ["RAGEResult", "rage", "rage_runs", "theorem2_bound", "theorem2_terms",
            "ideal_active_sets", "alba",
            "alba_runs", "xy_phased", "xy_phased_runs", "PHASED_KINDS", "PHASED_GAMMA",
-           "SOLVERS", "READINGS", "r_epsilon", "round_size"]
+           "SOLVERS", "READINGS", "r_epsilon", "round_size", "ROUNDING_EPSILON"]
 
-_FIEZ_SETTINGS = _FIEZ_VALUES["settings"]
+#: RAGE's rounding slack :math:`\epsilon` as the paper runs it (Fiez et al. 2019, Sec. 5 and
+#: App. F: the rounding procedure of App. B, Prop. 2, "with :math:`\epsilon=1/10`"), so
+#: :math:`r(\epsilon)=\lceil2p/\epsilon\rceil` (:func:`r_epsilon`): the value of the
+#: ``epsilon`` default of :func:`rage` and :func:`rage_runs`, and the one
+#: :mod:`bai.reported.fiez2019` restates (this is its one source).
+ROUNDING_EPSILON = 0.1
 
 SOLVERS = ("fast", "frank-wolfe")
 READINGS = ("paper", "code", "code-gap")
@@ -594,9 +598,10 @@ def alba_runs(env, n_runs: int, rng, *, delta: float = 0.05, max_steps: int = 10
 
 #: The two phased baselines of App. F.
 PHASED_KINDS = ("static", "oracle")
-#: Their phase ratios gamma (App. F: "tuned over (1, 2)"), read from the paper's settings in
-#: :mod:`bai.reported.fiez2019` (one source for every paper setting).
-PHASED_GAMMA = {"static": _FIEZ_SETTINGS["gamma_static"], "oracle": _FIEZ_SETTINGS["gamma_oracle"]}
+#: Their phase ratios gamma (Fiez et al. 2019, App. F: "We experimented using gamma in the range
+#: (1, 2) ... and ended up using gamma = 1.1 for the oracle strategy and gamma = 1.35 for the
+#: static strategy"); :mod:`bai.reported.fiez2019` restates them (this is their one source).
+PHASED_GAMMA = {"static": 1.35, "oracle": 1.1}
 
 
 def _sub_sums(env, counts, idx, rng):

@@ -28,8 +28,6 @@ import numpy as np
 
 from ..environments import BernoulliLinearBandit, GaussianLinearBandit
 from ..validation import check_delta, check_int, check_positive, check_rng
-from ..reported.fiez2019 import VALUES as _FIEZ_VALUES
-from ..reported.soare2014 import VALUES as _SOARE_VALUES
 from . import lingape as _lg
 from . import rage as _rg
 from . import soare as _so
@@ -37,11 +35,6 @@ from . import soare as _so
 __all__ = ["Algorithm", "REGISTRY", "names", "get", "check_applicable", "applicability",
            "gaussian_surrogate", "conventions_table", "run", "BERNOULLI_SIGMA", "STATIC_GRID",
            "STATIC_BLOCK"]
-
-#: The papers' settings (one source: bai.reported): XY-adaptive's alpha (Soare et al. 2014,
-#: Sec. 6) and RAGE's epsilon (Fiez et al. 2019, Sec. 5).
-_SOARE = _SOARE_VALUES["settings"]
-_FIEZ = _FIEZ_VALUES["settings"]
 
 #: Sub-Gaussian constant of rewards in [0, 1] (Hoeffding): the noise scale the algorithms are
 #: given on Bernoulli instances, and the standard deviation of :func:`gaussian_surrogate`.
@@ -151,7 +144,7 @@ def _oracle(env, n_runs, rng, delta, max_samples):
 
 def _adaptive(reading):
     def runner(env, n_runs, rng, delta, max_samples):
-        return _so.xy_adaptive_runs(env, n_runs, rng, delta=delta, alpha=_SOARE["alpha"],
+        return _so.xy_adaptive_runs(env, n_runs, rng, delta=delta, alpha=_so.XY_ADAPTIVE_ALPHA,
                                     reading=reading,
                                     block_rtol=ADAPTIVE_BLOCK, max_samples=max_samples)
     return runner
@@ -171,8 +164,8 @@ def _xy_ridge(env, n_runs, rng, delta, max_samples):
 
 
 def _rage(env, n_runs, rng, delta, max_samples):
-    return _rg.rage_runs(env, n_runs, rng, delta=delta, epsilon=_FIEZ["epsilon"], reading="paper",
-                         max_samples=max_samples)
+    return _rg.rage_runs(env, n_runs, rng, delta=delta, epsilon=_rg.ROUNDING_EPSILON,
+                         reading="paper", max_samples=max_samples)
 
 
 def _alba(env, n_runs, rng, delta, max_samples):

@@ -38,10 +38,18 @@ Discrete allocations
     Soare et al.'s incremental rule :math:`\arg\min_x \max_y y^\top (A + x x^\top)^{-1} y`
     (Fig. 2 of that paper), a compiled kernel with Sherman--Morrison updates.
 
+Ratio designs
+-------------
+:func:`ratio_weights`, :class:`LazyRatioWeights`
+    the optimal design of each single direction :math:`x_i-x_j` and its value (Elfving): the
+    proportions :math:`p(i,j)` and :math:`\rho(i,j)` of LinGapE's ratio rule (Xu, Honda, Sugiyama
+    2018, Eq. 10-11 and 15), from the shortest :math:`\ell_1` representation of :math:`x_i-x_j`.
+
 **Modules.** ``bai.designs.objective`` (the direction sets, the value of a design),
 ``bai.designs.solvers`` (the three solvers), ``bai.designs.named`` (the papers' named
-designs, :math:`\rho`, :math:`\psi^*`), ``bai.designs.rounding`` and
-``bai.designs.greedy``; every name is imported from here, ``bai.designs``.
+designs, :math:`\rho`, :math:`\psi^*`), ``bai.designs.rounding``,
+``bai.designs.greedy`` and ``bai.designs.ratio``; every name is imported from here,
+``bai.designs``.
 """
 
 from .greedy import GreedyResult, GreedySettings, greedy_allocation, greedy_scores
@@ -54,6 +62,7 @@ from .objective import (
     design_matrix,
     design_value,
 )
+from .ratio import LazyRatioWeights, ratio_weights
 from .rounding import round_design, rounding_bound
 from .solvers import frank_wolfe_design, solve_design, solve_design_cvxpy
 
@@ -86,4 +95,6 @@ __all__ = [
     "greedy_allocation",
     "GreedySettings",
     "GreedyResult",
+    "ratio_weights",
+    "LazyRatioWeights",
 ]

@@ -14,11 +14,12 @@ Linear bandits (Gaussian noise)
 :func:`linear_t_star`
     :math:`T^*=2\sigma^2\psi^*`, the constant of :math:`E[\tau]\ge T^*\mathrm{kl}(\delta,1-\delta)`
     (the arena's unit; :func:`bai.algorithms.glr.t_star`).
-:func:`~bai.algorithms.lingape.h_epsilon`
-    LinGapE's complexity :math:`H_\epsilon` (Xu et al. 2018, Eq. 13), re-exported (lazily: it is
-    defined in :mod:`bai.algorithms.lingape`) so that every complexity the book compares with
-    :math:`\psi^*` is reachable from here. It is *not* a lower bound: it enters the upper bound
-    of their Theorem 2, and their Theorem 3 compares it with :math:`\psi^*`.
+:func:`h_epsilon`
+    LinGapE's complexity :math:`H_\epsilon` (Xu et al. 2018, Eq. 13), from the ratio designs of
+    :mod:`bai.designs` (:func:`~bai.designs.ratio_weights`), here so that every complexity the
+    book compares with :math:`\psi^*` is in one place (:mod:`bai.algorithms.lingape` re-exports
+    it). It is *not* a lower bound: it enters the upper bound of their Theorem 2, and their
+    Theorem 3 compares it with :math:`\psi^*`.
 
 Not here, because it is an upper bound: Theorem 2 of Fiez et al. (2019)
 (:func:`bai.algorithms.rage.theorem2_bound`).
@@ -95,7 +96,7 @@ from .baics_alternative import (
 )
 from .baics_complexity import LowerBound, lower_bound, lower_bound_cvxpy
 from .general import expected_time_lower_bound, kl_delta
-from .linear import linear_expected_time_lower_bound, linear_t_star
+from .linear import h_epsilon, linear_expected_time_lower_bound, linear_t_star
 
 # the compiled kernels and checks that bai.algorithms.baics shares (public by name, outside the
 # reference's __all__: they check nothing, or serve the Python faces above)
@@ -129,13 +130,3 @@ __all__ = [
     "h_epsilon",
     "linear_t_star",
 ]
-
-
-def __getattr__(name):
-    # h_epsilon lives with LinGapE, which imports this module: a lazy re-export avoids the cycle
-    if name == "h_epsilon":
-        from ..algorithms.lingape import h_epsilon
-
-        return h_epsilon
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-

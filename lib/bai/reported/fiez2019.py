@@ -3,13 +3,17 @@
 Figures 1a-1d and 2a-2b are lost from the paper text: no axis or curve value survives. What
 survives are the common settings, the theorems, lemmas and propositions, and the qualitative
 statements of Sec. 5 and App. F, recorded here with their sources (``VALUES``;
-``VALUES["settings"]`` is the one source of delta, epsilon, XY-adaptive's alpha, the phase ratios
-gamma of App. F and LinGapE's settings), the paper's readings (``READINGS``: the printed one and
-the alternatives the chapter also runs, with the computation's settings that define each) and
+``VALUES["settings"]`` holds delta, epsilon, XY-adaptive's alpha, the phase ratios gamma of
+App. F and LinGapE's settings; epsilon, alpha and gamma, the algorithms' own settings, are
+defined with their algorithms in :mod:`bai.algorithms.rage` and :mod:`bai.algorithms.soare` and
+restated here), the paper's readings (``READINGS``: the printed one and the alternatives the
+chapter also runs, with the computation's settings that define each) and
 the claims the chapter ``book/chapters/fiez2019_rage.md`` judges (``CLAIMS``: their fixed text
 and rules, one rule per kind of sentence as across the book).
 """
 
+from ..algorithms.rage import PHASED_GAMMA, ROUNDING_EPSILON
+from ..algorithms.soare import XY_ADAPTIVE_ALPHA
 from ..claims import (AtLeast, AtMost, Band, ClaimSpec, Derived, ErrorRate, NotComparable,
                       Printed, Reading, Tolerance)
 
@@ -18,8 +22,10 @@ from ..claims import (AtLeast, AtMost, Band, ClaimSpec, Derived, ErrorRate, NotC
 VALUES: dict = {
     "settings": {
         "source": "Fiez et al. 2019, Sec. 5 and App. F",
-        "delta": 0.05, "n_repetitions": 20, "epsilon": 0.1, "alpha_xy_adaptive": 0.1,
-        "gamma_static": 1.35, "gamma_oracle": 1.1, "lingape_reg": 1.0, "lingape_epsilon": 0.0,
+        # epsilon (Sec. 5), alpha and gamma (App. F): defined with their algorithms, restated here
+        "delta": 0.05, "n_repetitions": 20, "epsilon": ROUNDING_EPSILON,
+        "alpha_xy_adaptive": XY_ADAPTIVE_ALPHA, "gamma_static": PHASED_GAMMA["static"],
+        "gamma_oracle": PHASED_GAMMA["oracle"], "lingape_reg": 1.0, "lingape_epsilon": 0.0,
     },
     "zero_failures": {
         "source": "Fiez et al. 2019, Sec. 5: 'The empirical failure probability of each of the "

@@ -16,6 +16,7 @@ book evaluates at the benchmark, a sign, a band), and the statement says what it
 
 from __future__ import annotations
 
+from ..algorithms.soare import XY_ADAPTIVE_ALPHA
 from ..claims import (AtLeast, AtMost, Band, ClaimSpec, ErrorRate, NotComparable, Printed,
                       Reading, Reference, Tolerance)
 from .xu2018 import VALUES as _XU2018
@@ -27,7 +28,8 @@ VALUES: dict = {
     "settings": {
         "source": "Soare, Lazaric, Munos 2014, Sec. 6 (Figure 4)",
         "delta": 0.05,            # stated
-        "alpha": 0.1,             # stated: XY-adaptive's phase factor
+        "alpha": XY_ADAPTIVE_ALPHA,   # stated ("we fix alpha = 1/10"): XY-adaptive's phase
+                                      # factor, defined with the algorithm (bai.algorithms.soare)
         "omega": 0.01,            # stated: angle of x_{d+1} to e_1
         "scale": 2.0,             # stated: theta* = 2 e_1
         "dims": list(range(2, 11)),   # stated: d = 2..10

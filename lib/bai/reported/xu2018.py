@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 
+from ..algorithms.soare import XY_ADAPTIVE_ALPHA
 from ..claims import (AtLeast, AtMost, Band, ClaimSpec, Derived, ErrorRate, NotComparable,
                       Printed, Reading)
 
@@ -56,7 +57,7 @@ VALUES["settings"] = {
     "epsilon": 0.0,         # epsilon of (epsilon, delta)-BAI (code)
     "reg": 1.0,             # lambda of LinGapE's ridge estimate (code: A = I)
     "omega": 0.01,          # Soare et al.'s benchmark angle
-    "alpha": 0.1,           # XY-adaptive's alpha (Soare et al.)
+    "alpha": XY_ADAPTIVE_ALPHA,  # XY-adaptive's alpha (Soare et al.; bai.algorithms.soare)
     "adaptive_block": 1e-5,  # greedy blocks of the XY-adaptive phases (as the Soare chapter)
     "check_omega": 0.2,     # the easier benchmark instance of the error-rate check (ASSUMED)
     "check_d": 3,

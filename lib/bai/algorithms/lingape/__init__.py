@@ -42,12 +42,15 @@ is Soare et al.'s (:func:`bai.estimation.soare_log_term`). One run: :func:`linga
 
 from __future__ import annotations
 
-# The package's modules, bottom-up: weights (the LP (11), H_epsilon), loop (the compiled loops
-# and their records), run (lingape, lingape_runs), reference (Select-direction, ridge XY-static).
+# The package's modules, bottom-up: loop (the compiled loops and their records), run (lingape,
+# lingape_runs), reference (Select-direction, ridge XY-static). The ratio rule's weights (the
+# LP (11)) are a design problem, in bai.designs; H_epsilon is in bai.lower_bounds: both
+# re-exported here.
+from ...designs import LazyRatioWeights, ratio_weights
+from ...lower_bounds import h_epsilon
 from .loop import LOG_UNIONS, RADII, RULES, LinGapESettings, LinGapEState, Rewards
 from .reference import confidence_radius, select_direction, xy_static_ridge, xy_static_ridge_runs
 from .run import LOWMEM_ABOVE_K, LinGapEResult, lingape, lingape_runs
-from .weights import LazyRatioWeights, h_epsilon, ratio_weights
 
 __all__ = ["ratio_weights", "LazyRatioWeights", "LOWMEM_ABOVE_K", "h_epsilon", "LinGapEResult",
            "LinGapESettings", "LinGapEState", "Rewards", "lingape", "lingape_runs", "RULES", "RADII", "LOG_UNIONS", "confidence_radius",

@@ -10,13 +10,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...designs import LazyRatioWeights
 from ...environments import BernoulliLinearBandit, GaussianLinearBandit
 from ...validation import (check_rng, check_delta, check_int, check_nonnegative, check_positive,
                            check_unique_best)
 from ..common import RunsResult, run_generators
 from .loop import (LOG_UNIONS, RADII, RULES, LinGapESettings, Rewards, _lingape_kernel,
                    _lingape_lowmem_kernel, _new_state)
-from .weights import LazyRatioWeights
 
 
 @dataclass

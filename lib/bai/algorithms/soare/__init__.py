@@ -53,6 +53,7 @@ from ..common import (  # noqa: F401  (re-exported from their former home)
 )
 from .adaptive import (
     ADAPTIVE_READINGS,
+    XY_ADAPTIVE_ALPHA,
     fully_adaptive,
     fully_adaptive_runs,
     phase_ties,
@@ -86,6 +87,7 @@ __all__ = [
     "xy_oracle",
     "xy_oracle_runs",
     "ADAPTIVE_READINGS",
+    "XY_ADAPTIVE_ALPHA",
     "phase_ties",
     "xy_adaptive",
     "xy_adaptive_runs",

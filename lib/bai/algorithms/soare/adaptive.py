@@ -30,6 +30,14 @@ from .eq11 import _check_env, initial_counts
 # XY-adaptive (Fig. 3, Eq. 18, Lemma 4)
 # ---------------------------------------------------------------------------------------------
 
+#: XY-adaptive's phase factor :math:`\alpha` as the paper runs it (Soare et al. 2014, Sec. 6: "we
+#: fix :math:`\alpha=1/10`"; Eq. 18: a phase ends when its uncertainty has fallen by
+#: :math:`\alpha`): the value of the ``alpha`` default of :func:`xy_adaptive_runs`, the arena's
+#: (:mod:`bai.algorithms.registry`), and the one :mod:`bai.reported.soare2014`,
+#: :mod:`bai.reported.xu2018` and :mod:`bai.reported.fiez2019` (App. F: "we follow the
+#: simulations in [30] and let :math:`\alpha=0.1`") restate (this is its one source).
+XY_ADAPTIVE_ALPHA = 0.1
+
 #: The readings of XY-adaptive compared in the chapter (spec Sec. 5, A1/A2/A3/A7).
 ADAPTIVE_READINGS = {
     # the paper's text: Eq. 18 (unnormalised uncertainty falls by alpha), active set rebuilt

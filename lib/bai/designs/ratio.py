@@ -1,7 +1,14 @@
-r"""The ratio rule's weights and LinGapE's complexity (Xu, Honda, Sugiyama 2018): the shortest
-:math:`\ell_1` representation of :math:`x_i-x_j` (the LP (11)), its proportions :math:`p(i,j)`
-(Eq. 10) and :math:`\rho(i,j)` (Eq. 15) for every pair (:func:`ratio_weights`) or one pair at
-a time (:class:`LazyRatioWeights`), and the problem complexity :math:`H_\epsilon` (Eq. 13).
+r"""The ratio designs of LinGapE (Xu, Honda, Sugiyama 2018): the shortest :math:`\ell_1`
+representation of :math:`x_i-x_j` (the LP (11)), its proportions :math:`p(i,j)` (Eq. 10) and
+:math:`\rho(i,j)` (Eq. 15) for every pair (:func:`ratio_weights`) or one pair at a time
+(:class:`LazyRatioWeights`).
+
+:math:`p(i,j)` is the optimal design for the single direction :math:`x_i-x_j` and
+:math:`\rho(i,j)=\min_\lambda\|x_i-x_j\|^2_{A(\lambda)^{-1}}` its value (Elfving): a design
+problem, hence here. LinGapE's ratio rule (:mod:`bai.algorithms.lingape`) tracks these
+proportions, and its complexity :math:`H_\epsilon` (Eq. 13) is
+:func:`bai.lower_bounds.h_epsilon`; both modules import them from here (and
+:mod:`bai.algorithms.lingape` re-exports them). Part of :mod:`bai.designs`.
 """
 
 from __future__ import annotations
@@ -9,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import linprog
 
-from ...validation import as_matrix, as_vector, check_nonnegative
+from ..validation import as_matrix
 
 
 def ratio_weights(X) -> tuple[np.ndarray, np.ndarray]:
@@ -39,38 +46,6 @@ def ratio_weights(X) -> tuple[np.ndarray, np.ndarray]:
     return p, rho
 
 
-def h_epsilon(X, theta, epsilon: float = 0.0) -> float:
-    r"""The problem complexity :math:`H_\epsilon` of LinGapE (Eq. 13).
-
-    :math:`H_\epsilon=\sum_k\max_{i,j}p_k(i,j)\rho(i,j)/\max(\epsilon,(\epsilon+\Delta_i)/3,(\epsilon+\Delta_j)/3)^2`,
-    with :math:`\Delta_i` the gap of arm :math:`i` and :math:`\Delta_{a^*}=\Delta_{\min}` (Eq. 14;
-    from knowledge of the published paper, verify).
-    """
-    X = as_matrix(X, "X", min_rows=2)
-    theta = as_vector(theta, "theta", size=X.shape[1])
-    epsilon = check_nonnegative(epsilon, "epsilon")
-    mu = X @ theta
-    best = int(np.argmax(mu))
-    gaps = mu[best] - mu
-    others = np.arange(mu.size) != best
-    if np.any(gaps[others] <= 0):
-        raise ValueError("theta must give X a unique best arm")
-    gaps[best] = gaps[others].min()
-    den = np.maximum(epsilon, np.maximum((epsilon + gaps[:, None]) / 3, (epsilon + gaps[None, :]) / 3))
-    # max over pairs (i, j) of p_k(i, j) rho(i, j) / den(i, j)^2, one pair at a time: O(K)
-    # memory instead of the (K, K, K) array of ratio_weights (the same LPs, the same numbers)
-    lazy = LazyRatioWeights(X)
-    K = X.shape[0]
-    best_k = np.zeros(K)
-    for i in range(K):
-        for j in range(K):
-            if i != j:
-                support, p, rho = lazy.pair(i, j)
-                best_k[support] = np.maximum(best_k[support], p * (rho / den[i, j] ** 2))
-    return float(best_k.sum())
-
-
-
 class LazyRatioWeights:
     r"""The ratio rule's weights :math:`p(i,j)` (Xu et al. 2018, Eq. 10-11), one pair at a time.
 
@@ -78,7 +53,8 @@ class LazyRatioWeights:
     :func:`ratio_weights` (same HiGHS call, so the same numbers; above ``full_lp_max_k`` arms
     by exact column generation) and cached, sparsely (a basic solution has at most ``d``
     non-zero weights). Pass one instance as ``weights`` to several
-    :func:`lingape` runs on the same arms to share the cache (:func:`lingape_runs` does).
+    :func:`bai.algorithms.lingape.lingape` runs on the same arms to share the cache
+    (:func:`bai.algorithms.lingape.lingape_runs` does).
     """
 
     def __init__(self, X, dense=None):
