@@ -12,9 +12,11 @@ import math
 from ..designs import psi_star
 from ..validation import as_matrix, as_vector, check_delta, check_positive
 from ..validation import check_bool as _check_bool
+from ..validation import constraints
 from .general import kl_delta
 
 
+@constraints(X="matrix", theta="vector", Z="matrix", sigma="pos")
 def linear_t_star(X, theta, Z=None, sigma: float = 1.0, **design_kw) -> float:
     r""":math:`T^*(\theta)=2\sigma^2\psi^*` of linear (transductive) Gaussian bandits with
     :math:`\mathcal N(0,\sigma^2)` noise, :math:`\psi^*=H_{LB}` (:func:`~bai.designs.psi_star`), so that
@@ -30,6 +32,7 @@ def linear_t_star(X, theta, Z=None, sigma: float = 1.0, **design_kw) -> float:
     return 2.0 * sigma**2 * psi_star(X, theta, Z, **design_kw)
 
 
+@constraints(X="matrix", theta="vector", delta="delta", sigma="pos", exact_kl="bool")
 def linear_expected_time_lower_bound(X, theta, delta, *, Z=None, sigma: float = 1.0,
                                      exact_kl: bool = False, **design_kw) -> float:
     r"""Lower bound on :math:`E[\tau_\delta]` of any :math:`\delta`-correct algorithm on a linear

@@ -10,8 +10,10 @@ import numpy as np
 from scipy.optimize import linprog
 
 from ...validation import as_matrix, as_vector, check_nonnegative
+from ...validation import constraints
 
 
+@constraints(X="matrix")
 def ratio_weights(X) -> tuple[np.ndarray, np.ndarray]:
     r"""The proportions :math:`p(i,j)` of Eq. 10 and :math:`\rho(i,j)` of Eq. 15 for every pair.
 
@@ -39,6 +41,7 @@ def ratio_weights(X) -> tuple[np.ndarray, np.ndarray]:
     return p, rho
 
 
+@constraints(X="matrix", theta="vector", epsilon="nonneg")
 def h_epsilon(X, theta, epsilon: float = 0.0) -> float:
     r"""The problem complexity :math:`H_\epsilon` of LinGapE (Eq. 13).
 
@@ -71,6 +74,7 @@ def h_epsilon(X, theta, epsilon: float = 0.0) -> float:
 
 
 
+@constraints(X="matrix")
 class LazyRatioWeights:
     r"""The ratio rule's weights :math:`p(i,j)` (Xu et al. 2018, Eq. 10-11), one pair at a time.
 
