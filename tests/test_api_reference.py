@@ -147,3 +147,25 @@ def test_a_change_of_the_rule_modules_rereads_the_pages_that_list_them(tmp_path)
     env.bai_api_rule_modules = rule_modules()[:-1]                       # one module fewer
     assert sorted(ext.rules_outdated(None, env, set(), set(), set())) == ["index", "rules"]
     assert env.bai_api_rule_modules == rule_modules()
+
+
+def test_a_declared_function_lists_its_constraints():
+    """A function that declares its arguments' kinds shows them after its docstring; one that
+    declares none, and a constant, are left as they are."""
+    from bai.designs import round_design
+    from bai.validation import declared_constraints
+
+    ext = _ext()
+    lines = ["Round a design."]
+    ext._declared_constraints(None, "function", "bai.designs.round_design", round_design, {},
+                              lines)
+    declared = declared_constraints(round_design)
+    assert declared and lines[0] == "Round a design." and lines[1] == ""
+    assert lines[2].startswith(":Declared constraints: ")
+    for arg, kind in declared.items():
+        assert f"``{arg}``: ``{kind}``" in lines[2]
+    for what, obj in (("function", len), ("data", round_design)):
+        untouched = ["x"]
+        ext._declared_constraints(None, what, "x", obj, {}, untouched)
+        assert untouched == ["x"]
+

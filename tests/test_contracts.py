@@ -7,14 +7,22 @@ whose contract is still to be written, in :data:`DEFERRED`; else
 :func:`test_every_public_name_is_accounted_for` fails, so a new public function needs a contract.
 Modules still being written by other engineers are listed in :data:`IN_PROGRESS_MODULES`.
 
-A contract is a factory of *valid* arguments and the arguments to corrupt, each with a kind
-(``"count"``, ``"delta"``, ``"pos"``, ``"matrix"``, ... keys of :data:`BAD`) or an explicit list
-of bad values. Hypothesis draws (argument, bad value) pairs and corrupts one argument per call;
-:func:`test_every_listed_bad_value_is_refused` then tries every pair. Each call must raise a
+The bad arguments are **declared on the functions**: ``@bai.validation.constraints(n_runs="count",
+delta="delta")`` above a ``def`` records the kind of each argument (a key of
+:data:`bai.validation.KINDS`), and :data:`BAD` holds the bad values of every kind. A contract
+here keeps only what cannot be declared: a factory of *valid* arguments (``make``), the arguments
+passed by position (``pos``), ``names`` (words an error may use instead of the argument's name)
+and ``extra``: bad values no kind covers (a name the function does not know, a dict lacking a key
+it reads, an item out of its own range), which the function's domain alone defines (see
+:data:`EXTRA_REASONS`). A public callable with parameters declares its constraints or is in
+:data:`UNDECLARED` with a reason (:func:`test_every_contract_declares_its_constraints`).
+
+Hypothesis draws (argument, bad value) pairs (:func:`bad_pairs`) and corrupts one argument per
+call; :func:`test_every_listed_bad_value_is_refused` then tries every pair. Each call must raise a
 ``ValueError`` or ``TypeError`` whose message names the argument, never another exception and
 never return (so never a NaN), within :data:`TIMEOUT` seconds (``signal.alarm``). The valid
-arguments themselves must give a result without NaN. Adding a contract for a new function is
-one entry of :data:`CONTRACTS`.
+arguments themselves must give a result without NaN. A declaration the body does not enforce
+fails these tests (:func:`test_a_declaration_the_body_does_not_enforce_fails`).
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ import inspect
 import math
 import pkgutil
 import signal
+import types
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -34,63 +43,88 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import bai
+from bai.validation import KINDS, constraints, declared_constraints
 
 TIMEOUT = 5  # seconds per call: a refusal must be immediate
 VALID_TIMEOUT = 600  # a hang guard only: a valid call compiles its kernels, slow on a loaded machine
 
 # ---------------------------------------------------------------------------------------------
-# bad values, by kind of argument
+# bad values, by kind of argument (the kinds and their meaning: bai.validation.KINDS)
 # ---------------------------------------------------------------------------------------------
 
 _NONREAL = ["1", None, [1.0, 2.0], object()]
 _NAN = [math.nan, math.inf, -math.inf]
+_DELTAS_BAD = [0.0, 1.0, -0.1, 1.5, math.nan, math.inf, "0.1", None, [], [0.1, 0.1],
+               [0.1, 2.0]]
+_THR_BAD = ["no-such-threshold", 3, None, [], ["heuristic", "heuristic"], ["gk"]]
 BAD = {
-    # a count (integer at least 1)
     "count": [0, -1, -7, 1.5, math.nan, True, "3", None],
-    # a count that may be zero (index, number of pulls)
     "count0": [-1, -3, 2.5, math.nan, "1", None],
+    "count_none": [0, -1, -7, 1.5, math.nan, True, "3"],
     "delta": [0.0, 1.0, -0.1, 1.5, *_NAN, "0.1", None],
     "prob": [-0.1, 1.5, *_NAN, "0.5", None],
     "pos": [0.0, -1.0, -1e-3, *_NAN, *_NONREAL],
+    "posinf": [0.0, -1.0, math.nan, -math.inf, *_NONREAL],
     "nonneg": [-1.0, -1e-9, *_NAN, *_NONREAL],
+    "nonneg_arr": [-1.0, np.array([1.0, -1e-9]), *_NAN, np.array([0.0, np.nan]), "1", None,
+                   object()],
     "real": [*_NAN, "1", None, object()],
+    "samples1": [0.0, 0.5, -1.0, *_NAN, "3", None],
+    "samples0": [-1.0, -0.5, *_NAN, "3", None],
     "matrix": [np.full((3, 2), np.nan), np.array([[1.0, np.inf], [0.0, 1.0], [1.0, 1.0]]),
                np.ones(3), np.ones((2, 2, 2)), np.zeros((0, 2)), "X", None,
                np.array([["a", "b"], ["c", "d"]])],
     "vector": [np.array([np.nan, 1.0]), np.array([1.0, np.inf, 0.0]), np.ones((2, 2)),
                np.zeros(0), np.ones(17), "v", None],
+    "array": [np.array([np.nan, 1.0]), np.array([1.0, np.inf]), np.ones((2, 2)), np.zeros(0),
+              "v", None],
     "rng": [None, 0, "rng", np.random.RandomState(0), object()],
     "choice": ["no-such-choice", 3, None],
     "bool": ["yes", None, 2.5],
-    "env": [None, "env", 3, np.eye(2)],
     "str": [3, None, 1.5],
-    # a positive number where inf is meaningful (T* of an instance with no alternative)
-    "posinf": [0.0, -1.0, math.nan, -math.inf, *_NONREAL],
-    # a number of samples that may be fractional (a continuous allocation), at least 1 / 0
-    "samples1": [0.0, 0.5, -1.0, *_NAN, "3", None],
-    "samples0": [-1.0, -0.5, *_NAN, "3", None],
-    # a non-negative number or array of them (vectorised functions)
-    "nonneg_arr": [-1.0, np.array([1.0, -1e-9]), *_NAN, np.array([0.0, np.nan]), "1", None,
-                   object()],
+    "env": [None, "env", 3, np.eye(2)],
+    "gaussian_env": None,  # the env values and a Bernoulli bandit: set below (_env_bad)
+    "deltas": _DELTAS_BAD,
+    "delta_none": [d for d in _DELTAS_BAD if d is not None],
+    "threshold": _THR_BAD,
+    "threshold_none": [t for t in _THR_BAD if t is not None],
+    "stopping": ["nope", 3, None, [], ["llr", "llr"], ["llr", "x"]],
+    "elimination": ["yes", 3, True],
+    "query": [3, "top-m", object()],
+    "params": ["P", None, 3, {}],
+    "name": [None, 3, ""],
+    "path": [3, 1.5],
+    "mapping": [None, 3, "x"],
+    "records": [None, 3, [1]],
+    "sequence": [None, 3, []],
+    "frame": ["df", None, 3],
+    "callable": [None, 3],
+    "object": [None, 3],
 }
+
+#: why a contract's ``extra`` values are not a kind: the categories (each contract's extras are
+#: values of its function's own domain, beyond the declared kind of the argument)
+EXTRA_REASONS = (
+    "a name or key the function does not know (an unknown chapter, rule, file, column)",
+    "a container of the right type whose content is wrong for this function (a dict lacking a "
+    "key it reads, a list with a bad item, duplicates, the wrong length or number of columns)",
+    "a number in the kind's range that this function's own domain excludes (omega = 2 pi, "
+    "m > the number of arms, lo > hi, one run where two are needed)",
+)
 
 
 @dataclass
 class Contract:
-    """Valid arguments (``make()`` returns a dict), those passed by position (``pos``), the
-    arguments to corrupt with their kind (``bad``), and ``names``: words an error may use for an
-    argument instead of its own name (e.g. the validation helpers report the ``name`` given)."""
+    """Valid arguments (``make()`` returns a dict), those passed by position (``pos``),
+    ``names``: words an error may use for an argument instead of its own name (e.g. the
+    validation helpers report the ``name`` given), and ``extra``: argument -> bad values beyond
+    the kinds the function declares (:data:`EXTRA_REASONS`)."""
 
     make: Callable[[], dict]
-    bad: dict
     pos: tuple = ()
     names: dict = field(default_factory=dict)  # argument -> word or tuple of words
+    extra: dict = field(default_factory=dict)  # argument -> list of bad values
     examples: int = 8
-
-
-def bad_values(kind) -> list:
-    """The bad values of a kind (a key of BAD), or the list itself."""
-    return BAD[kind] if isinstance(kind, str) else list(kind)
 
 
 def call(fn, kw: dict, pos: tuple):
@@ -103,7 +137,6 @@ def call(fn, kw: dict, pos: tuple):
 # valid instances
 # ---------------------------------------------------------------------------------------------
 
-_VEC2 = [np.array([np.nan, 1.0]), np.array([1.0, np.inf]), np.ones((2, 2)), "v", None]
 X3 = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.6]])
 THETA = np.array([1.0, -0.5])  # gaps 0.7 and 1.5: valid runs stop fast
 
@@ -166,21 +199,19 @@ def _parts():
     return (("errors", ErrorRate(0.1)), ("bound", AtMost(1.0)))
 
 
-def C(make, bad, pos=(), names=None, examples=8):
-    return Contract(make, bad, tuple(pos), names or {}, examples)
+def C(make, pos=(), names=None, extra=None, examples=8):
+    return Contract(make, tuple(pos), names or {}, extra or {}, examples)
 
 
 def _m(**kw):
     return lambda: dict(kw)
 
 
-def _runs(env=None, bad=None, **kw):
+def _runs(env=None, extra=None, **kw):
     """The contract of ``<alg>_runs(env, n_runs, rng, delta=0.1, **kw)`` on one run of ``env()``
-    (a Gaussian instance by default): its four common arguments and the ``bad`` values of its
-    own."""
+    (a Gaussian instance by default)."""
     return C(lambda: dict(env=(env or genv)(), n_runs=1, rng=rng(), delta=0.1, **kw),
-             {"env": "env", "n_runs": "count", "rng": "rng", "delta": "delta", **(bad or {})},
-             ("env", "n_runs", "rng"))
+             ("env", "n_runs", "rng"), extra=extra)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -191,564 +222,351 @@ _H = {"value": "myarg"}  # validation helpers name the argument they are given
 
 CONTRACTS: dict[str, Contract] = {
     # -- bai.validation ------------------------------------------------------------------------
-    "bai.validation.check_rng": C(lambda: dict(rng=rng(), name="myarg"), {"rng": "rng"}, ("rng",),
-                                  {"rng": "myarg"}),
-    "bai.validation.as_matrix": C(_m(value=X3, name="myarg"), {"value": "matrix"}, ("value",), _H),
-    "bai.validation.as_vector": C(_m(value=THETA, name="myarg", size=2), {"value": "vector"},
-                                  ("value",), _H),
-    "bai.validation.check_arms": C(_m(X=X3, name="myarg"), {"X": "matrix"}, ("X",),
-                                   {"X": "myarg"}),
-    "bai.validation.check_delta": C(_m(delta=0.1, name="myarg"), {"delta": "delta"}, ("delta",),
-                                    {"delta": "myarg"}),
-    "bai.validation.check_positive": C(_m(value=1.0, name="myarg"), {"value": "pos"},
-                                       ("value",), _H),
-    "bai.validation.check_nonnegative": C(_m(value=1.0, name="myarg"), {"value": "nonneg"},
-                                          ("value",), _H),
-    "bai.validation.check_int": C(_m(value=3, name="myarg", minimum=1), {"value": "count"},
-                                  ("value",), _H),
-    "bai.validation.check_optional_int": C(_m(value=3, name="myarg", minimum=1),
-                                           {"value": [0, -1, 1.5, math.nan, True, "3"]}, ("value",), _H),
+    "bai.validation.check_rng": C(lambda: dict(rng=rng(), name="myarg"), ("rng",),
+                                  names={"rng": "myarg"}),
+    "bai.validation.as_matrix": C(_m(value=X3, name="myarg"), ("value",), names=_H),
+    "bai.validation.as_vector": C(_m(value=THETA, name="myarg", size=2), ("value",), names=_H),
+    "bai.validation.check_arms": C(_m(X=X3, name="myarg"), ("X",), names={"X": "myarg"}),
+    "bai.validation.check_delta": C(_m(delta=0.1, name="myarg"), ("delta",),
+                                    names={"delta": "myarg"}),
+    "bai.validation.check_positive": C(_m(value=1.0, name="myarg"), ("value",), names=_H),
+    "bai.validation.check_nonnegative": C(_m(value=1.0, name="myarg"), ("value",), names=_H),
+    "bai.validation.check_int": C(_m(value=3, name="myarg", minimum=1), ("value",), names=_H,
+                                  extra={"value": BAD["count"]}),
+    "bai.validation.check_optional_int": C(_m(value=3, name="myarg", minimum=1), ("value",),
+                                           names=_H,
+                                           extra={"value": [0, -1, 1.5, math.nan, True, "3"]}),
     "bai.validation.check_probability_vector": C(_m(value=np.array([0.5, 0.5]), name="myarg"),
-                                                 {"value": "vector"}, ("value",), _H),
-    "bai.validation.check_spanning": C(_m(X=X3, name="myarg"), {"X": "matrix"}, ("X",),
-                                       {"X": "myarg"}),
+                                                 ("value",), names=_H),
+    "bai.validation.check_spanning": C(_m(X=X3, name="myarg"), ("X",), names={"X": "myarg"}),
     "bai.validation.check_in_interval": C(_m(value=0.5, name="myarg", low=0.0, high=1.0),
-                                          {"value": "prob"}, ("value", "name", "low", "high"), _H),
-    "bai.validation.check_bool": C(_m(value=True, name="myarg"), {"value": "bool"}, ("value",),
-                                   _H),
-    "bai.validation.check_choice": C(_m(value="a", name="myarg", choices=("a", "b")),
-                                     {"value": "choice"}, ("value",), _H),
+                                          ("value", "name", "low", "high"), names=_H,
+                                          extra={"value": BAD["prob"]}),
+    "bai.validation.check_bool": C(_m(value=True, name="myarg"), ("value",), names=_H),
+    "bai.validation.check_choice": C(_m(value="a", name="myarg", choices=("a", "b")), ("value",),
+                                     names=_H),
     "bai.validation.check_unique_best": C(_m(values=np.array([1.0, 0.0]), name="myarg"),
-                                          {"values": "vector"}, ("values",),
-                                          {"values": "myarg"}),
+                                          ("values",), names={"values": "myarg"}),
     # -- bai.estimation ------------------------------------------------------------------------
-    "bai.estimation.LeastSquares": C(_m(d=2, eta=1.0), {"d": "count", "eta": "nonneg"}),
-    "bai.estimation.clopper_pearson": C(_m(k=3, n=10, level=0.95),
-                                        {"k": "count0", "n": "count", "level": "prob"}, ("k", "n")),
+    "bai.estimation.LeastSquares": C(_m(d=2, eta=1.0)),
+    "bai.estimation.clopper_pearson": C(_m(k=3, n=10, level=0.95), ("k", "n")),
     "bai.estimation.ols": C(_m(X=X3, counts=np.array([1.0, 1.0, 1.0]), sums=np.ones(3)),
-                            {"X": "matrix", "counts": "vector", "sums": "vector"},
                             ("X", "counts", "sums")),
     "bai.estimation.ridge": C(_m(X=X3, counts=np.array([1.0, 1.0, 1.0]), sums=np.ones(3),
-                                 eta=1.0),
-                              {"X": "matrix", "counts": "vector", "sums": "vector", "eta": "pos"},
-                              ("X", "counts", "sums")),
-    "bai.estimation.soare_c": C(_m(sigma=1.0), {"sigma": "pos"}),
-    "bai.estimation.soare_log_term": C(_m(n=10, K=3, delta=0.1),
-                                       {"n": "samples1", "K": "count", "delta": "delta",
-                                        "union": "choice"}, ("n", "K", "delta")),
+                                 eta=1.0), ("X", "counts", "sums")),
+    "bai.estimation.soare_c": C(_m(sigma=1.0)),
+    "bai.estimation.soare_log_term": C(_m(n=10, K=3, delta=0.1), ("n", "K", "delta")),
     "bai.estimation.soare_static_width": C(
-        _m(norm_y=1.0, n=10, K=3, delta=0.1, sigma=1.0),
-        {"norm_y": "nonneg_arr", "n": "samples1", "K": "count", "delta": "delta", "sigma": "pos",
-         "union": "choice"}, ("norm_y", "n", "K", "delta")),
-    "bai.estimation.phase_index_log_term": C(_m(j=1, K=3, delta=0.1),
-                                             {"j": "count", "K": "count", "delta": "delta"},
-                                             ("j", "K", "delta")),
-    "bai.estimation.soare_adaptive_radius": C(
-        _m(n=10, d=2, delta=0.1),
-        {"n": "samples0", "d": "count", "delta": "delta", "sigma": "pos", "eta": "pos", "L": "pos",
-         "S": "nonneg", "K": "count"}, ("n", "d", "delta")),
+        _m(norm_y=1.0, n=10, K=3, delta=0.1, sigma=1.0), ("norm_y", "n", "K", "delta")),
+    "bai.estimation.phase_index_log_term": C(_m(j=1, K=3, delta=0.1), ("j", "K", "delta")),
+    "bai.estimation.soare_adaptive_radius": C(_m(n=10, d=2, delta=0.1), ("n", "d", "delta")),
     "bai.estimation.lingape_radius": C(
-        _m(t=10, logdet_ratio=1.0, d=2, K=3, delta=0.1),
-        {"t": "samples0", "logdet_ratio": "nonneg_arr", "d": "count", "K": "count", "delta": "delta",
-         "reg": "pos", "R": "pos", "S": "nonneg", "L": "pos", "radius": "choice",
-         "log_union": "choice"}, ("t", "logdet_ratio")),
+        _m(t=10, logdet_ratio=1.0, d=2, K=3, delta=0.1), ("t", "logdet_ratio")),
     "bai.estimation.abbasi_yadkori_radius": C(
-        _m(logdet_A=1.0, d=2, delta=0.1),
-        {"logdet_A": "real", "d": "count", "delta": "delta", "K": "count", "eta": "pos",
-         "R": "pos", "S": "nonneg"}, ("logdet_A", "d", "delta")),
-    "bai.estimation.rage_log_term": C(_m(union=9.0, delta_t=0.1),
-                                      {"union": "pos", "delta_t": "delta"}, ("union", "delta_t")),
+        _m(logdet_A=1.0, d=2, delta=0.1), ("logdet_A", "d", "delta")),
+    "bai.estimation.rage_log_term": C(_m(union=9.0, delta_t=0.1), ("union", "delta_t")),
     "bai.estimation.rage_width": C(_m(norm_y=1.0, n_items=3, delta_t=0.1),
-                                   {"norm_y": "nonneg_arr", "n_items": "count", "delta_t": "delta"},
                                    ("norm_y", "n_items", "delta_t")),
-    "bai.estimation.lil_b": C(_m(delta=0.1), {"delta": "delta", "a": "pos", "c": "pos"},
-                              ("delta",)),
-    "bai.estimation.lil_log_constant": C(_m(a=0.6, c=1.1), {"a": "pos", "c": "pos"}),
-    "bai.estimation.lil_radius": C(_m(n=10, delta=0.1),
-                                   {"n": "samples0", "delta": "delta", "sigma": "pos", "a": "pos",
-                                    "c": "pos"}, ("n", "delta")),
-    "bai.estimation.baics_threshold": C(_m(t=10, delta=0.1), {"t": "count", "delta": "delta"},
-                                        ("t", "delta")),
+    "bai.estimation.lil_b": C(_m(delta=0.1), ("delta",)),
+    "bai.estimation.lil_log_constant": C(_m(a=0.6, c=1.1)),
+    "bai.estimation.lil_radius": C(_m(n=10, delta=0.1), ("n", "delta")),
+    "bai.estimation.baics_threshold": C(_m(t=10, delta=0.1), ("t", "delta")),
     # -- bai.lower_bounds ----------------------------------------------------------------------
-    "bai.lower_bounds.check_instance": C(_m(mu=MU, q=Q, M=2),
-                                         {"mu": "matrix", "q": "vector", "M": "count0"},
-                                         ("mu", "q", "M")),
-    "bai.lower_bounds.best_feasible_arm": C(_m(mu=MU, q=Q, M=2),
-                                            {"mu": "matrix", "q": "vector", "M": "count0"},
-                                            ("mu", "q", "M")),
-    "bai.lower_bounds.in_instance_class": C(_m(mu=MU, q=Q, M=2),
-                                            {"mu": "matrix", "q": "vector", "M": "count0"},
-                                            ("mu", "q", "M")),
+    "bai.lower_bounds.check_instance": C(_m(mu=MU, q=Q, M=2), ("mu", "q", "M")),
+    "bai.lower_bounds.best_feasible_arm": C(_m(mu=MU, q=Q, M=2), ("mu", "q", "M")),
+    "bai.lower_bounds.in_instance_class": C(_m(mu=MU, q=Q, M=2), ("mu", "q", "M")),
     "bai.lower_bounds.alt_value": C(_m(w=np.full((2, 2), 0.25), mu=MU, q=Q, M=2),
-                                    {"w": "matrix", "mu": "matrix", "q": "vector", "M": "count0"},
                                     ("w", "mu", "q", "M")),
     "bai.lower_bounds.alt_supergradient": C(_m(w=np.full((2, 2), 0.25), mu=MU, q=Q, M=2),
-                                            {"w": "matrix", "mu": "matrix", "q": "vector",
-                                             "M": "count0"}, ("w", "mu", "q", "M")),
-    "bai.lower_bounds.lower_bound": C(_m(mu=MU, q=Q, M=2),
-                                      {"mu": "matrix", "q": "vector", "M": "count0",
-                                       "rtol": "pos", "max_iter": "count", "method": "choice"},
-                                      ("mu", "q", "M")),
-    "bai.lower_bounds.kl_delta": C(_m(delta=0.1), {"delta": "delta"}, ("delta",)),
+                                            ("w", "mu", "q", "M")),
+    "bai.lower_bounds.lower_bound": C(_m(mu=MU, q=Q, M=2), ("mu", "q", "M")),
+    "bai.lower_bounds.kl_delta": C(_m(delta=0.1), ("delta",)),
     "bai.lower_bounds.expected_time_lower_bound": C(_m(T_star=10.0, delta=0.1),
-                                                    {"T_star": "posinf", "delta": "delta"},
                                                     ("T_star", "delta")),
-    "bai.lower_bounds.psi_star": C(_m(X=X3, theta=THETA), {"X": "matrix", "theta": "vector"},
-                                   ("X", "theta")),
-    "bai.lower_bounds.oracle_design": C(_m(X=X3, theta=THETA),
-                                        {"X": "matrix", "theta": "vector"}, ("X", "theta")),
+    "bai.lower_bounds.psi_star": C(_m(X=X3, theta=THETA), ("X", "theta")),
+    "bai.lower_bounds.oracle_design": C(_m(X=X3, theta=THETA), ("X", "theta")),
     "bai.lower_bounds.linear_expected_time_lower_bound": C(
-        _m(X=X3, theta=THETA, delta=0.1),
-        {"X": "matrix", "theta": "vector", "delta": "delta", "sigma": "pos", "exact_kl": "bool"},
-        ("X", "theta", "delta")),
-    "bai.lower_bounds.h_epsilon": C(_m(X=X3, theta=THETA, epsilon=0.0),
-                                    {"X": "matrix", "theta": "vector", "epsilon": "nonneg"},
-                                    ("X", "theta")),
+        _m(X=X3, theta=THETA, delta=0.1), ("X", "theta", "delta")),
+    "bai.lower_bounds.h_epsilon": C(_m(X=X3, theta=THETA, epsilon=0.0), ("X", "theta")),
     # -- bai.algorithms.lingape ----------------------------------------------------------------
-    "bai.algorithms.lingape.ratio_weights": C(_m(X=X3), {"X": "matrix"}, ("X",)),
-    "bai.algorithms.lingape.LazyRatioWeights": C(_m(X=X3), {"X": "matrix"}, ("X",)),
-    "bai.algorithms.lingape.h_epsilon": C(_m(X=X3, theta=THETA, epsilon=0.0),
-                                          {"X": "matrix", "theta": "vector", "epsilon": "nonneg"},
-                                          ("X", "theta")),
+    "bai.algorithms.lingape.ratio_weights": C(_m(X=X3), ("X",)),
+    "bai.algorithms.lingape.LazyRatioWeights": C(_m(X=X3), ("X",)),
+    "bai.algorithms.lingape.h_epsilon": C(_m(X=X3, theta=THETA, epsilon=0.0), ("X", "theta")),
     "bai.algorithms.lingape.lingape": C(
-        lambda: dict(env=genv(), rng=rng(), delta=0.1, max_steps=10**4),
-        {"env": "env", "rng": "rng", "delta": "delta", "epsilon": "nonneg", "rule": "choice",
-         "reg": "pos", "S": [-1.0, math.nan, math.inf, "1"],
-         "R": [0.0, -1.0, math.nan, math.inf, "1"], "max_steps": "count",
-         "refresh_every": "count", "radius": "choice", "log_union": "choice"}, ("env", "rng")),
+        lambda: dict(env=genv(), rng=rng(), delta=0.1, max_steps=10**4), ("env", "rng")),
     "bai.algorithms.lingape.lingape_runs": _runs(max_steps=10**4),
     "bai.algorithms.lingape.confidence_radius": C(
-        _m(t=10, logdet_ratio=1.0, d=2, K=3, delta=0.1),
-        {"t": "samples0", "logdet_ratio": "nonneg_arr", "d": "count", "K": "count", "delta": "delta"},
-        ("t", "logdet_ratio")),
+        _m(t=10, logdet_ratio=1.0, d=2, K=3, delta=0.1), ("t", "logdet_ratio")),
     "bai.algorithms.lingape.select_direction": C(
         _m(X=X3, counts=np.array([2.0, 2.0, 1.0]), sums=np.array([2.0, 0.5, 0.7]), delta=0.1),
-        {"X": "matrix", "counts": "vector", "sums": "vector", "delta": "delta", "reg": "pos",
-         "R": "pos", "S": "nonneg", "radius": "choice", "log_union": "choice"},
         ("X", "counts", "sums")),
-    "bai.algorithms.lingape.xy_static_ridge_runs": _runs(
-        max_samples=10**5,
-        bad={"sigma": "pos", "reg": "pos", "log_union": "choice", "grid_ratio": "pos"}),
+    "bai.algorithms.lingape.xy_static_ridge_runs": _runs(max_samples=10**5),
     "bai.algorithms.lingape.xy_static_ridge": C(
-        lambda: dict(env=genv(), rng=rng(), delta=0.1, max_samples=10**5),
-        {"env": "env", "delta": "delta", "sigma": "pos", "reg": "pos"}, ("env", "rng")),
+        lambda: dict(env=genv(), rng=rng(), delta=0.1, max_samples=10**5), ("env", "rng")),
     # -- bai.algorithms.registry ---------------------------------------------------------------
-    "bai.algorithms.registry.get": C(_m(name="RAGE"), {"name": "choice"}, ("name",)),
+    "bai.algorithms.registry.get": C(_m(name="RAGE"), ("name",)),
     "bai.algorithms.registry.check_applicable": C(lambda: dict(algorithm="RAGE", env=genv()),
-                                                  {"algorithm": "choice", "env": "env"},
                                                   ("algorithm", "env")),
     "bai.algorithms.registry.applicability": C(lambda: dict(algorithm="RAGE", env=genv()),
-                                               {"algorithm": "choice", "env": "env"},
                                                ("algorithm", "env")),
-    "bai.algorithms.registry.gaussian_surrogate": C(lambda: dict(env=benv(), sigma=0.5),
-                                                    {"env": "env", "sigma": "pos"}, ("env",)),
+    "bai.algorithms.registry.gaussian_surrogate": C(lambda: dict(env=benv(), sigma=0.5), ("env",)),
     "bai.algorithms.registry.run": C(
         lambda: dict(name="LinGapE (greedy)", env=genv(), n_runs=1, rng=rng(), delta=0.1,
-                     max_samples=10**4),
-        {"name": "choice", "env": "env", "n_runs": "count", "rng": "rng", "delta": "delta",
-         "max_samples": "count"}, ("name", "env", "n_runs", "rng", "delta")),
+                     max_samples=10**4), ("name", "env", "n_runs", "rng", "delta")),
     # -- bai.claims ----------------------------------------------------------------------------
-    "bai.claims.clopper_pearson": C(_m(k=3, n=10, level=0.95),
-                                    {"k": "count0", "n": "count", "level": "prob"}, ("k", "n")),
-    "bai.claims.Tolerance": C(_m(rel=0.1, abs=0.0, z=2.0),
-                              {"rel": "nonneg", "abs": "nonneg", "z": "nonneg"}),
-    "bai.claims.AtMost": C(_m(bound=1.0, z=2.0), {"bound": "real", "z": "nonneg"}),
-    "bai.claims.AtLeast": C(_m(bound=1.0, z=2.0), {"bound": "real", "z": "nonneg"}),
-    "bai.claims.BinomialAtMost": C(_m(bound=0.1, level=0.95), {"bound": "delta", "level": "delta"}),
-    "bai.claims.ErrorRate": C(_m(delta=0.1, level=0.95), {"delta": "delta", "level": "delta"}),
+    "bai.claims.clopper_pearson": C(_m(k=3, n=10, level=0.95), ("k", "n")),
+    "bai.claims.Tolerance": C(_m(rel=0.1, abs=0.0, z=2.0)),
+    "bai.claims.AtMost": C(_m(bound=1.0, z=2.0)),
+    "bai.claims.AtLeast": C(_m(bound=1.0, z=2.0)),
+    "bai.claims.BinomialAtMost": C(_m(bound=0.1, level=0.95)),
+    "bai.claims.ErrorRate": C(_m(delta=0.1, level=0.95)),
     # -- bai.designs ---------------------------------------------------------------------------
-    "bai.designs.design_matrix": C(_m(X=X3, design=np.ones(3) / 3),
-                                   {"X": "matrix", "design": "vector"}, ("X", "design")),
+    "bai.designs.design_matrix": C(_m(X=X3, design=np.ones(3) / 3), ("X", "design")),
     "bai.designs.design_value": C(_m(X=X3, Y=X3[:2] - X3[2], design=np.ones(3) / 3),
-                                  {"X": "matrix", "Y": "matrix", "design": "vector"},
                                   ("X", "Y", "design")),
-    "bai.designs.solve_design": C(_m(X=X3, Y=X3[:2] - X3[2]),
-                                  {"X": "matrix", "Y": "matrix", "tol": "pos",
-                                   "max_rounds": "count"}, ("X", "Y")),
-    "bai.designs.frank_wolfe_design": C(_m(X=X3, Y=X3[:2] - X3[2]),
-                                        {"X": "matrix", "Y": "matrix", "max_iter": "count",
-                                         "rel_change": "pos"}, ("X", "Y")),
-    "bai.designs.g_optimal_design": C(_m(X=X3), {"X": "matrix"}, ("X",)),
-    "bai.designs.xy_design": C(_m(X=X3), {"X": "matrix"}, ("X",)),
-    "bai.designs.oracle_design": C(_m(X=X3, theta=THETA), {"X": "matrix", "theta": "vector"},
-                                   ("X", "theta")),
-    "bai.designs.psi_star": C(_m(X=X3, theta=THETA), {"X": "matrix", "theta": "vector"},
-                              ("X", "theta")),
-    "bai.designs.rho": C(_m(X=X3, Y=X3[:2] - X3[2]), {"X": "matrix", "Y": "matrix"}, ("X", "Y")),
-    "bai.designs.round_design": C(_m(design=np.ones(3) / 3, N=10),
-                                  {"design": "vector", "N": "count"}, ("design", "N")),
+    "bai.designs.solve_design": C(_m(X=X3, Y=X3[:2] - X3[2]), ("X", "Y")),
+    "bai.designs.frank_wolfe_design": C(_m(X=X3, Y=X3[:2] - X3[2]), ("X", "Y")),
+    "bai.designs.g_optimal_design": C(_m(X=X3), ("X",)),
+    "bai.designs.xy_design": C(_m(X=X3), ("X",)),
+    "bai.designs.oracle_design": C(_m(X=X3, theta=THETA), ("X", "theta")),
+    "bai.designs.psi_star": C(_m(X=X3, theta=THETA), ("X", "theta")),
+    "bai.designs.rho": C(_m(X=X3, Y=X3[:2] - X3[2]), ("X", "Y")),
+    "bai.designs.round_design": C(_m(design=np.ones(3) / 3, N=10), ("design", "N")),
     "bai.designs.rounding_bound": C(_m(value=1.0, support_size=3, N=10),
-                                    {"value": "nonneg", "support_size": "count", "N": "count"},
                                     ("value", "support_size", "N")),
     "bai.designs.greedy_allocation": C(_m(X=X3, Y=X3[:2] - X3[2], n_steps=10, initial_counts=np.ones(3)),
-                                       {"X": "matrix", "Y": "matrix", "n_steps": "count0"},
                                        ("X", "Y", "n_steps")),
     "bai.designs.ratio_weights": C(_m(X=X3), {"X": "matrix"}, ("X",)),
     "bai.designs.LazyRatioWeights": C(_m(X=X3), {"X": "matrix"}, ("X",)),
     # -- bai.environments ----------------------------------------------------------------------
-    "bai.environments.GaussianLinearBandit": C(_m(X=X3, theta=THETA, sigma=1.0),
-                                               {"X": "matrix", "theta": "vector", "sigma": "pos"}),
-    "bai.environments.BernoulliLinearBandit": C(_m(X=X3, theta=np.array([0.8, 0.2])),
-                                                {"X": "matrix", "theta": "vector"}),
-    "bai.environments.SubpopulationGaussian": C(_m(mu=MU, q=Q, M=2),
-                                                {"mu": "matrix", "q": "vector", "M": "count0"}),
+    "bai.environments.GaussianLinearBandit": C(_m(X=X3, theta=THETA, sigma=1.0)),
+    "bai.environments.BernoulliLinearBandit": C(_m(X=X3, theta=np.array([0.8, 0.2]))),
+    "bai.environments.SubpopulationGaussian": C(_m(mu=MU, q=Q, M=2)),
     "bai.environments.DelayedFeedbackArms": C(_m(means=np.array([0.9, 0.5, 0.1]),
                                                  sigmas=np.ones(3)),
-                                              {"means": [np.array([np.nan, 1.0, 0.0]), np.array([1.0, np.inf, 0.0]), np.ones((3, 2)),
-                                   np.zeros(0), "v", None],
-                                               "sigmas": "vector"}),
+                                              extra={"means": [np.array([np.nan, 1.0, 0.0]), np.array([1.0, np.inf, 0.0]), np.ones((3, 2))]}),
     # -- bai.instances -------------------------------------------------------------------------
-    "bai.instances.soare_benchmark": C(_m(d=2), {"d": "count",
-                                                 "omega": [*BAD["pos"], 2 * math.pi, 4 * math.pi],
-                                                 "scale": "pos", "sigma": "pos"}, ("d",)),
-    "bai.instances.canonical_bandit": C(_m(means=np.array([1.0, 0.5])),
-                                        {"means": [np.array([np.nan, 1.0]), np.ones((2, 2)), np.zeros(1), "v",
-                                                  None], "sigma": "pos"}, ("means",)),
-    "bai.instances.unit_sphere": C(lambda: dict(n=5, d=2, rng=rng()),
-                                   {"n": "count", "d": "count", "rng": "rng", "sigma": "pos"},
-                                   ("n", "d", "rng")),
-    "bai.instances.transductive_example": C(_m(d=2), {"d": "count", "angle": "pos",
-                                                      "sigma": "pos"}, ("d",)),
-    "bai.instances.prop1_instance": C(_m(d=2), {"d": "count", "sigma": "pos"}, ("d",)),
+    "bai.instances.soare_benchmark": C(_m(d=2), ("d",), extra={"omega": [2 * math.pi, 4 * math.pi]}),
+    "bai.instances.canonical_bandit": C(_m(means=np.array([1.0, 0.5])), ("means",),
+                                        extra={"means": [np.zeros(1)]}),
+    "bai.instances.unit_sphere": C(lambda: dict(n=5, d=2, rng=rng()), ("n", "d", "rng")),
+    "bai.instances.transductive_example": C(_m(d=2), ("d",)),
+    "bai.instances.prop1_instance": C(_m(d=2), ("d",)),
     # -- bai.algorithms.soare / rage / racing / baics ------------------------------------------
-    "bai.algorithms.soare.initial_counts": C(_m(X=X3), {"X": "matrix"}, ("X",)),
+    "bai.algorithms.soare.initial_counts": C(_m(X=X3), ("X",)),
     "bai.algorithms.soare.eq11_stops": C(
         _m(X=X3, counts=np.array([3, 3, 3]), sums=np.array([3.0, 1.0, 2.0]), delta=0.1),
-        {"X": "matrix", "counts": "vector", "sums": "vector", "delta": "delta", "sigma": "pos"},
         ("X", "counts", "sums", "delta")),
-    "bai.algorithms.soare.static_allocation_runs": _runs(
-        rule="G", max_samples=10**5,
-        bad={"rule": "choice", "grid_ratio": "nonneg", "max_samples": "count"}),
-    "bai.algorithms.soare.xy_adaptive_runs": _runs(
-        max_samples=10**5, bad={"alpha": "prob", "reading": "choice"}),
+    "bai.algorithms.soare.static_allocation_runs": _runs(rule="G", max_samples=10**5),
+    "bai.algorithms.soare.xy_adaptive_runs": _runs(max_samples=10**5),
     "bai.algorithms.soare.fully_adaptive": C(
-        lambda: dict(env=genv(), rng=rng(), delta=0.1, max_samples=10**5),
-        {"env": "env", "rng": "rng", "delta": "delta", "eta": "pos"}, ("env", "rng")),
+        lambda: dict(env=genv(), rng=rng(), delta=0.1, max_samples=10**5), ("env", "rng")),
     "bai.algorithms.rage.rage": C(
-        lambda: dict(env=genv(), rng=rng(), delta=0.1, max_samples=10**5),
-        {"env": "env", "rng": "rng", "delta": "delta", "epsilon": "pos", "solver": "choice",
-         "reading": "choice", "max_rounds": "count", "max_samples": "count"}, ("env", "rng")),
-    "bai.algorithms.rage.rage_runs": _runs(max_samples=10**5, bad={"keep_sets": "bool"}),
+        lambda: dict(env=genv(), rng=rng(), delta=0.1, max_samples=10**5), ("env", "rng")),
+    "bai.algorithms.rage.rage_runs": _runs(max_samples=10**5),
     "bai.algorithms.rage.alba": C(
-        lambda: dict(env=genv(), rng=rng(), delta=0.1, max_samples=10**5),
-        {"env": "env", "rng": "rng", "delta": "delta", "max_steps": "count",
-         "max_samples": "count"}, ("env", "rng")),
+        lambda: dict(env=genv(), rng=rng(), delta=0.1, max_samples=10**5), ("env", "rng")),
     "bai.algorithms.rage.r_epsilon": C(_m(support_size=3, epsilon=0.1),
-                                       {"support_size": "count", "epsilon": "pos"},
                                        ("support_size", "epsilon")),
     "bai.algorithms.rage.theorem2_bound": C(_m(X=X3, Z=X3, theta=THETA, delta=0.1),
-                                            {"X": "matrix", "Z": "matrix", "theta": "vector",
-                                             "delta": "delta", "epsilon": "pos"},
                                             ("X", "Z", "theta", "delta")),
     "bai.algorithms.rage.theorem2_terms": C(_m(X=X3, Z=X3, theta=THETA, delta=0.1),
-                                            {"X": "matrix", "Z": "matrix", "theta": "vector",
-                                             "delta": "delta", "epsilon": "pos"},
                                             ("X", "Z", "theta", "delta")),
     "bai.algorithms.racing.race": C(
-        lambda: dict(env=delayed(), rng=rng(), k=1, delta=0.1),
-        {"env": "env", "rng": "rng", "k": "count", "delta": "delta", "feedback": "choice",
-         "b": "count", "r": "count"}, ("env", "rng")),
+        lambda: dict(env=delayed(), rng=rng(), k=1, delta=0.1), ("env", "rng")),
     "bai.algorithms.racing.partial_radius": C(
         _m(sigma=1.0, sigma_p=1.0, n_completed=5, n_partial=3, delta=0.1, n_arms=3),
-        {"sigma": "pos", "sigma_p": "nonneg", "n_completed": "count0", "n_partial": "count0",
-         "delta": "delta", "n_arms": "count"},
         ("sigma", "sigma_p", "n_completed", "n_partial", "delta", "n_arms")),
     "bai.algorithms.baics.t_a_scs": C(
-        lambda: dict(env=subpop(), rng=rng(), delta=0.1, tau_max=200),
-        {"env": "env", "rng": "rng", "delta": "delta", "tau_max": "count", "n0": "count",
-         "step_size": "pos", "projection": "choice"}, ("env", "rng")),
+        lambda: dict(env=subpop(), rng=rng(), delta=0.1, tau_max=200), ("env", "rng")),
     "bai.algorithms.baics.t_a_s": C(
-        lambda: dict(env=subpop(), rng=rng(), delta=0.1, tau_max=200),
-        {"env": "env", "rng": "rng", "delta": "delta", "tau_max": "count", "n0": "count"},
-        ("env", "rng")),
+        lambda: dict(env=subpop(), rng=rng(), delta=0.1, tau_max=200), ("env", "rng")),
     "bai.algorithms.baics.uniform_sampling": C(
-        lambda: dict(env=subpop(), rng=rng(), delta=0.1, tau_max=200),
-        {"env": "env", "rng": "rng", "delta": "delta", "tau_max": "count", "n0": "count"},
-        ("env", "rng")),
-    "bai.algorithms.baics.threshold": C(_m(t=10, delta=0.1), {"t": "count", "delta": "delta"},
-                                        ("t", "delta")),
-    "bai.algorithms.baics.project_simplex": C(_m(v=np.array([0.2, 0.9])),
-                                              {"v": [np.array([np.nan, 1.0]), np.array([1.0, np.inf]), np.ones((2, 2)),
-                                                     np.zeros(0), "v", None],
-                                               "eps": "nonneg"}, ("v",)),
+        lambda: dict(env=subpop(), rng=rng(), delta=0.1, tau_max=200), ("env", "rng")),
+    "bai.algorithms.baics.threshold": C(_m(t=10, delta=0.1), ("t", "delta")),
+    "bai.algorithms.baics.project_simplex": C(_m(v=np.array([0.2, 0.9])), ("v",)),
     # -- bai.algorithms.common -----------------------------------------------------------------
     "bai.algorithms.common.geometric_grid": C(_m(start=1, stop=100, ratio=0.1),
-                                              {"start": "count0", "stop": "count", "ratio": "nonneg"},
                                               ("start", "stop", "ratio"),
-                                              {"ratio": "grid_ratio"}),  # as its callers say
+                                              names={"ratio": "grid_ratio"}),  # as its callers say
     # -- more algorithms (second batch) --------------------------------------------------------
-    **{f"bai.algorithms.baics.{name}_runs": _runs(env=subpop, tau_max=200,
-                                                   bad={"tau_max": "count"})
+    **{f"bai.algorithms.baics.{name}_runs": _runs(env=subpop, tau_max=200)
        for name in ("t_a_scs", "t_a_s", "uniform_sampling")},
     "bai.algorithms.baics.run_algorithm": C(
         lambda: dict(name="T-a-S", env=subpop(), rng=rng(), delta=0.1, tau_max=200),
-        {"name": "choice", "env": "env", "rng": "rng", "delta": "delta"},
         ("name", "env", "rng")),
-    "bai.algorithms.baics.gk_weights": C(_m(arm_means=np.array([1.0, 0.5, 0.2])),
-                                         {"arm_means": [np.array([np.nan, 1.0]),
-                                                        np.array([1.0, np.inf]), np.ones((2, 2)),
-                                                        np.zeros(1), "v", None]}, ("arm_means",)),
+    "bai.algorithms.baics.gk_weights": C(_m(arm_means=np.array([1.0, 0.5, 0.2])), ("arm_means",),
+                                         extra={"arm_means": [np.zeros(1)]}),
     "bai.algorithms.racing.racing_full": C(
-        lambda: dict(env=delayed(), rng=rng(), k=1, delta=0.1),
-        {"env": "env", "rng": "rng", "k": "count", "delta": "delta"}, ("env", "rng")),
+        lambda: dict(env=delayed(), rng=rng(), k=1, delta=0.1), ("env", "rng")),
     "bai.algorithms.racing.racing_unbiased_pf": C(
-        lambda: dict(env=delayed(True), rng=rng(), k=1, delta=0.1),
-        {"env": "env", "rng": "rng", "k": "count", "delta": "delta", "split": "choice"},
-        ("env", "rng")),
+        lambda: dict(env=delayed(True), rng=rng(), k=1, delta=0.1), ("env", "rng")),
     "bai.algorithms.racing.racing_biased_pf": C(
-        lambda: dict(env=delayed(True), rng=rng(), k=1, delta=0.1),
-        {"env": "env", "rng": "rng", "k": "count", "delta": "delta", "split": "choice"},
-        ("env", "rng")),
+        lambda: dict(env=delayed(True), rng=rng(), k=1, delta=0.1), ("env", "rng")),
     "bai.algorithms.racing.batch_racing_full": C(
-        lambda: dict(env=delayed(), rng=rng(), k=1, delta=0.1),
-        {"env": "env", "rng": "rng", "k": "count", "delta": "delta", "b": "count",
-         "r": "count"}, ("env", "rng")),
+        lambda: dict(env=delayed(), rng=rng(), k=1, delta=0.1), ("env", "rng")),
     "bai.algorithms.racing.batch_racing_pf": C(
-        lambda: dict(env=delayed(True), rng=rng(), k=1, delta=0.1),
-        {"env": "env", "rng": "rng", "k": "count", "delta": "delta", "b": "count",
-         "r": "count"}, ("env", "rng")),
+        lambda: dict(env=delayed(True), rng=rng(), k=1, delta=0.1), ("env", "rng")),
     "bai.algorithms.racing.simulate_pull": C(lambda: dict(env=delayed(), seed=1, arm=0, pull=1),
-                                             {"env": "env", "seed": "count0", "arm": "count0",
-                                              "pull": "count"}, ("env", "seed", "arm", "pull")),
+                                             ("env", "seed", "arm", "pull")),
     "bai.algorithms.racing.lil_coverage": C(
-        lambda: dict(rng=rng(), n_runs=5, horizon=50, delta=0.1),
-        {"rng": "rng", "n_runs": "count", "horizon": "count", "delta": "delta", "a": "pos",
-         "c": "pos"}, ("rng",)),
-    "bai.algorithms.rage.alba_runs": _runs(max_samples=10**5, bad={"max_steps": "count"}),
-    "bai.algorithms.rage.xy_phased_runs": _runs(max_samples=10**5,
-                                                bad={"kind": "choice", "solver": "choice"}),
-    "bai.algorithms.rage.ideal_active_sets": C(_m(Z=X3, theta=THETA),
-                                               {"Z": "matrix", "theta": "vector"}, ("Z", "theta")),
+        lambda: dict(rng=rng(), n_runs=5, horizon=50, delta=0.1), ("rng",)),
+    "bai.algorithms.rage.alba_runs": _runs(max_samples=10**5),
+    "bai.algorithms.rage.xy_phased_runs": _runs(max_samples=10**5),
+    "bai.algorithms.rage.ideal_active_sets": C(_m(Z=X3, theta=THETA), ("Z", "theta")),
     "bai.algorithms.rage.round_size": C(
         _m(t=1, rho_t=2.0, epsilon=0.1, n_items=3, delta=0.1, support_size=2),
-        {"t": "count", "rho_t": "pos", "epsilon": "pos", "n_items": "count", "delta": "delta",
-         "support_size": "count", "reading": "choice"},
         ("t", "rho_t", "epsilon", "n_items", "delta", "support_size")),
-    "bai.algorithms.soare.static_path": C(_m(X=X3, rule="G", n_max=100),
-                                          {"X": "matrix", "rule": "choice", "n_max": "count",
-                                           "grid_ratio": "nonneg"}, ("X", "rule", "n_max")),
-    "bai.algorithms.soare.xy_oracle_runs": _runs(
-        max_samples=10**5, bad={"rule": "choice", "max_samples": "count"}),
+    "bai.algorithms.soare.static_path": C(_m(X=X3, rule="G", n_max=100), ("X", "rule", "n_max")),
+    "bai.algorithms.soare.xy_oracle_runs": _runs(max_samples=10**5),
     "bai.algorithms.soare.xy_oracle_path": C(
-        lambda: dict(env=genv(), delta=0.1, max_samples=10**5),
-        {"env": "env", "delta": "delta", "rule": "choice", "max_samples": "count"}, ("env",)),
+        lambda: dict(env=genv(), delta=0.1, max_samples=10**5), ("env",)),
     "bai.algorithms.soare.fully_adaptive_runs": _runs(max_samples=10**5),
     # -- more of the core (second batch) -------------------------------------------------------
-    "bai.lower_bounds.no_feasible_arm_weights": C(_m(mu=-MU, M=2),
-                                                  {"mu": "matrix", "M": "count0"}, ("mu", "M")),
-    "bai.designs.as_directions": C(_m(Y=X3), {"Y": "matrix"}, ("Y",)),
-    "bai.designs.ExplicitDirections": C(_m(Y=X3), {"Y": "matrix"}, ("Y",)),
-    "bai.designs.PairwiseDifferences": C(_m(Z=X3), {"Z": "matrix", "block": "count"}, ("Z",)),
-    "bai.designs.oracle_directions": C(_m(theta=THETA, Z=X3),
-                                       {"theta": "vector", "Z": "matrix"}, ("theta", "Z")),
-    "bai.instances.many_arms": C(lambda: dict(n=5, rng=rng()),
-                                 {"n": "count", "rng": "rng", "spread": "choice", "sigma": "pos"},
-                                 ("n", "rng")),
-    "bai.instances.multivariate_testing": C(lambda: dict(D=2, rng=rng()),
-                                            {"D": "count", "rng": "rng", "weights": "choice",
-                                             "sigma": "pos"}, ("D", "rng")),
-    "bai.instances.baics_e1": C(_m(M=3), {"M": "count0"}),
-    "bai.instances.baics_e2": C(_m(M=3), {"M": "count0"}),
-    "bai.instances.baics_example": C(_m(name="E1", M=3), {"name": "choice", "M": "count0"}),
-    "bai.claims.Holds": C(_m(criterion="x > 0"), {"criterion": "str"}),
-    "bai.claims.NotComparable": C(_m(reason="no data"), {"reason": "str"}),
-    "bai.claims.ClaimsLedger": C(_m(chapter="ch", paper="p"),
-                                 {"chapter": "str", "paper": "str", "kind": "choice"}),
-    "bai.claims.format_value": C(_m(x=1.5, digits=4), {"digits": "count"}),
-    "bai.claims.TwoRates": C(_m(direction="less", level=0.95, test="boschloo"),
-                             {"direction": "choice", "level": "delta", "test": "choice"}),
+    "bai.lower_bounds.no_feasible_arm_weights": C(_m(mu=-MU, M=2), ("mu", "M")),
+    "bai.designs.as_directions": C(_m(Y=X3), ("Y",)),
+    "bai.designs.ExplicitDirections": C(_m(Y=X3), ("Y",)),
+    "bai.designs.PairwiseDifferences": C(_m(Z=X3), ("Z",)),
+    "bai.designs.oracle_directions": C(_m(theta=THETA, Z=X3), ("theta", "Z")),
+    "bai.instances.many_arms": C(lambda: dict(n=5, rng=rng()), ("n", "rng")),
+    "bai.instances.multivariate_testing": C(lambda: dict(D=2, rng=rng()), ("D", "rng")),
+    "bai.instances.baics_e1": C(_m(M=3)),
+    "bai.instances.baics_e2": C(_m(M=3)),
+    "bai.instances.baics_example": C(_m(name="E1", M=3)),
+    "bai.claims.Holds": C(_m(criterion="x > 0")),
+    "bai.claims.NotComparable": C(_m(reason="no data")),
+    "bai.claims.ClaimsLedger": C(_m(chapter="ch", paper="p")),
+    "bai.claims.format_value": C(_m(x=1.5, digits=4)),
+    "bai.claims.TwoRates": C(_m(direction="less", level=0.95, test="boschloo")),
     "bai.claims.paper_claims": C(_m(rows=[{"id": "a", "verdict": "reproduced"}]),
-                                 {"rows": [3, None, "rows", [3], [{"id": "a"}]]}),
+                                 extra={"rows": ["rows", [3], [{"id": "a"}]]}),
     "bai.claims.count_paper_claims": C(
         _m(claims=[{"verdict": "reproduced as printed"}]),
-        {"claims": [3, None, [3], [{"verdict": "reproduced"}]]}),
+        extra={"claims": [[3], [{"verdict": "reproduced"}]]}),
     "bai.claims.count_checks": C(_m(rows=[{"verdict": "holds"}], every_row=True),
-                                 {"rows": [3, None, [3]], "every_row": "bool"}),
+                                 extra={"rows": [[3]]}),
     # -- third batch --------------------------------------------------------------------------
     "bai.algorithms.racing.optimal_delta_split": C(
         _m(weights=np.array([1.0, 0.5]), taus=np.array([10.0, 4.0]), delta=0.1, n_arms=3),
-        {"weights": [np.array([np.nan, 1.0]), np.array([-1.0, 1.0]), np.zeros(0), "w",
-                     None],
-         "taus": [np.array([np.nan, 1.0]), np.array([0.0, 1.0]),
-                                   np.ones(3), "t", None], "delta": "delta", "n_arms": "count",
-         "a": "pos", "c": "pos", "split": "choice"}, ("weights", "taus", "delta", "n_arms")),
+        ("weights", "taus", "delta", "n_arms"),
+        extra={"weights": [np.array([-1.0, 1.0]), "w"],
+               "taus": [np.array([0.0, 1.0]), np.ones(3), "t"]}),
     "bai.algorithms.racing.paired_runs": C(
-        lambda: dict(env=delayed(True), rng=rng(), k=1, delta=0.1),
-        {"env": "env", "rng": "rng", "k": "count", "delta": "delta", "b": "count",
-         "r": "count"}, ("env", "rng")),
+        lambda: dict(env=delayed(True), rng=rng(), k=1, delta=0.1), ("env", "rng")),
     "bai.algorithms.racing.partial_bound_coverage": C(
-        lambda: dict(rng=rng(), n_runs=5, n_pulls=10, delay=3),
-        {"rng": "rng", "n_runs": "count", "n_pulls": "count", "delay": "count",
-         "sigma": "pos", "sigma_p": "pos", "delta": "delta", "n_arms": "count",
-         "split": "choice"}, ("rng",)),
+        lambda: dict(rng=rng(), n_runs=5, n_pulls=10, delay=3), ("rng",)),
     "bai.algorithms.soare.static_allocation": C(
         lambda: dict(env=genv(), rng=rng(), rule="XY", delta=0.1, max_samples=10**5),
-        {"env": "env", "rng": "rng", "rule": "choice", "delta": "delta"}, ("env", "rng")),
+        ("env", "rng")),
     "bai.algorithms.soare.xy_oracle": C(
-        lambda: dict(env=genv(), rng=rng(), delta=0.1, max_samples=10**5),
-        {"env": "env", "rng": "rng", "delta": "delta", "rule": "choice"}, ("env", "rng")),
+        lambda: dict(env=genv(), rng=rng(), delta=0.1, max_samples=10**5), ("env", "rng")),
     "bai.algorithms.soare.xy_adaptive": C(
-        lambda: dict(env=genv(), rng=rng(), delta=0.1, max_samples=10**5),
-        {"env": "env", "rng": "rng", "delta": "delta", "alpha": "prob"}, ("env", "rng")),
+        lambda: dict(env=genv(), rng=rng(), delta=0.1, max_samples=10**5), ("env", "rng")),
     "bai.algorithms.soare.benchmark_task": C(
-        lambda: dict(rng=rng(), strategy="XY", d=2, n_runs=1, delta=0.1),
-        {"rng": "rng", "strategy": "choice", "d": "count", "n_runs": "count", "delta": "delta",
-         "omega": "pos"}, ("rng",)),
+        lambda: dict(rng=rng(), strategy="XY", d=2, n_runs=1, delta=0.1), ("rng",)),
     "bai.algorithms.rage.xy_phased": C(
-        lambda: dict(env=genv(), rng=rng(), delta=0.1, max_samples=10**5),
-        {"env": "env", "rng": "rng", "kind": "choice", "delta": "delta"}, ("env", "rng")),
+        lambda: dict(env=genv(), rng=rng(), delta=0.1, max_samples=10**5), ("env", "rng")),
     "bai.lower_bounds.inner_qp": C(
         _m(w1=np.array([0.3, 0.2]), wk=np.array([0.25, 0.25]), mu1=MU[0], muk=MU[1], q=Q, M=2),
-        {"w1": "vector", "wk": "vector", "mu1": _VEC2, "muk": _VEC2, "q": "vector",
-         "M": "count0"}, ("w1", "wk", "mu1", "muk", "q", "M")),
+        ("w1", "wk", "mu1", "muk", "q", "M")),
     "bai.algorithms.baics.glr_statistic": C(
-        _m(counts=np.full((2, 2), 5.0), means=MU, q=Q, M=2),
-        {"counts": "matrix", "means": "matrix", "q": "vector", "M": "count0"},
-        ("counts", "means", "q", "M")),
-    "bai.designs.greedy_scores": C(_m(Ainv=np.eye(2), X=X3, Y=X3[:2] - X3[2]),
-                                   {"Ainv": "matrix", "X": "matrix", "Y": "matrix"},
-                                   ("Ainv", "X", "Y")),
-    "bai.instances.click_theta": C(_m(ctr_scale=10.0, rewards="01"),
-                                   {"ctr_scale": "pos", "rewards": "choice"}),
-    "bai.instances.click_candidates": C(_m(ctr_scale=10.0), {"ctr_scale": "pos"}),
-    "bai.claims.ClaimSpec": C(lambda: dict(statement="s", source="src", rule=_tolerance()),
-                              {"statement": "str", "source": "str", "rule": "str"}),
-    "bai.claims.format_ours": C(_m(claim={"value": 1.0, "se": 0.1}),
-                                {"claim": ["x", None, 3, [1, 2]]}),
+        _m(counts=np.full((2, 2), 5.0), means=MU, q=Q, M=2), ("counts", "means", "q", "M")),
+    "bai.designs.greedy_scores": C(_m(Ainv=np.eye(2), X=X3, Y=X3[:2] - X3[2]), ("Ainv", "X", "Y")),
+    "bai.instances.click_theta": C(_m(ctr_scale=10.0, rewards="01")),
+    "bai.instances.click_candidates": C(_m(ctr_scale=10.0)),
+    "bai.claims.ClaimSpec": C(lambda: dict(statement="s", source="src", rule=_tolerance())),
+    "bai.claims.format_ours": C(_m(claim={"value": 1.0, "se": 0.1}), extra={"claim": [[1, 2]]}),
     # -- issue 27: paper values, readings, rules as data, the mutation helpers ----------------
-    "bai.claims.Printed": C(_m(value=3.0, locator="Table 1, row 2"),
-                            {"value": "real", "locator": "str"}),
-    "bai.claims.Reference": C(_m(value=3.0, locator="Kiefer-Wolfowitz"),
-                              {"value": "real", "locator": "str"}),
+    "bai.claims.Printed": C(_m(value=3.0, locator="Table 1, row 2")),
+    "bai.claims.Reference": C(_m(value=3.0, locator="Kiefer-Wolfowitz")),
     "bai.claims.Derived": C(lambda: dict(formula="a / b", inputs=_printed_inputs()),
-                            {"formula": ["", 3, None, "a +", "c / a", "__import__('os')"],
-                             "inputs": [{}, None, 3, {"a": 1.0}]}),
+                            extra={"formula": ["a +", "c / a", "__import__('os')"],
+                                   "inputs": [{}, {"a": 1.0}]}),
     "bai.claims.Reading": C(_m(name="as printed", role="printed", note="", settings={}),
-                            {"name": "str", "role": ["check", None, 3, ""],
-                             "note": [3, None], "settings": [3, "x", None]}),
-    "bai.claims.Band": C(_m(lo=0.8, hi=1.25, z=2.0),
-                         {"lo": ["1", None, math.nan, 2.0], "hi": ["1", None, math.nan, 0.5],
-                          "z": "nonneg"}),
-    "bai.claims.Agrees": C(_m(tol=1e-6), {"tol": [0.0, -1.0, math.nan, math.inf, "1", None]}),
+                            extra={"role": ["check"]}),
+    "bai.claims.Band": C(_m(lo=0.8, hi=1.25, z=2.0), extra={"lo": [2.0], "hi": [0.5]}),
+    "bai.claims.Agrees": C(_m(tol=1e-6)),
     "bai.claims.rule_from_data": C(_m(data={"kind": "AtMost", "bound": 1.0, "z": 2.0}),
-                                   {"data": ["x", None, 3, {"kind": "Nope"}]}),
+                                   extra={"data": [{"kind": "Nope"}]}),
     "bai.claims.measurement_of": C(_m(row={"id": "a", "details": {"measurement": {"value": 1.0}}}),
-                                   {"row": ["x", None, 3, {"id": "a"}]}),
+                                   extra={"row": [{"id": "a"}]}),
     "bai.claims.flipped_verdict": C(
         _m(row={"id": "a", "paper_value": None, "details": {
             "rule_data": {"kind": "AtMost", "bound": 1.0, "z": 2.0},
-            "measurement": {"value": 0.5, "se": 0.1}}}),
-        {"row": ["x", None, 3, {"id": "a"}]}),
+            "measurement": {"value": 0.5, "se": 0.1}}}), extra={"row": [{"id": "a"}]}),
     "bai.claims.format_paper_value": C(_m(claim={"paper_value": 3.0, "paper_source": "Table 1"}),
-                                       {"claim": ["x", None, 3, [1, 2]]}),
-    "bai.claims.spec_problems": C(lambda: dict(spec=_spec()), {"spec": ["x", None, 3]}),
+                                       extra={"claim": [[1, 2]]}),
+    "bai.claims.spec_problems": C(lambda: dict(spec=_spec())),
     # -- issue 33: resolution, composite and pathwise rules, printed spreads, lost values -------
-    "bai.claims.spec_gaps": C(lambda: dict(spec=_spec()), {"spec": ["x", None, 3]}),
-    "bai.claims.Pathwise": C(_m(criterion="no run stops later"), {"criterion": "str"}),
-    "bai.claims.Spread": C(_m(paper_runs=100, level=0.95, abs=0.0),
-                           {"paper_runs": "count", "level": "delta", "abs": "nonneg"}),
+    "bai.claims.spec_gaps": C(lambda: dict(spec=_spec())),
+    "bai.claims.Pathwise": C(_m(criterion="no run stops later")),
+    "bai.claims.Spread": C(_m(paper_runs=100, level=0.95, abs=0.0)),
     "bai.claims.AllOf": C(lambda: dict(parts=_parts()),
-                          {"parts": [3, None, (), "ab", (("a", 3), ("b", 4))]}),
-    "bai.claims.Reconstructed": C(_m(value=3.0, locator="App. D", how="the spec's ASSUMED value"),
-                                  {"value": "real", "locator": "str", "how": "str"}),
+                          extra={"parts": [(), "ab", (("a", 3), ("b", 4))]}),
+    "bai.claims.Reconstructed": C(_m(value=3.0, locator="App. D", how="the spec's ASSUMED value")),
     "bai.claims.count_claim_checks": C(_m(claims=[{"verdict": "holds", "role": "check"}]),
-                                       {"claims": [3, None, [3]]}),
-    "bai.claims.format_resolution": C(_m(r=0.1), {"r": ["x", [1], object()]}),
+                                       extra={"claims": [[3]]}),
+    "bai.claims.format_resolution": C(_m(r=0.1), extra={"r": ["x", [1], object()]}),
     "bai.claims.resolution_flipped_verdict": C(
         _m(row={"id": "a", "paper_value": None, "details": {
             "rule_data": {"kind": "AtMost", "bound": 1.0, "z": 2.0},
-            "measurement": {"value": 0.5, "se": 0.1}}}),
-        {"row": ["x", None, 3, {"id": "a"}]}),
-    "bai.studies.optimal_design.kw_value": C(_m(d=3), {"d": "count"}),
+            "measurement": {"value": 0.5, "se": 0.1}}}), extra={"row": [{"id": "a"}]}),
+    "bai.studies.optimal_design.kw_value": C(_m(d=3)),
     # -- data, experiments, studies ------------------------------------------------------------
-    "bai.datasets.data_file": C(_m(rel="mip/runs.csv"), {"rel": ["nope.csv", "", 3, None]},
-                                ("rel",)),
-    "bai.datasets.read_csv": C(_m(rel="mip/runs.csv"), {"rel": ["nope.csv", "", 3, None]},
-                               ("rel",)),
-    "bai.datasets.data_dir": C(_m(name="mip"), {"name": ["nope", "", 3, None]}, ("name",)),
-    "bai.datasets.data_digest": C(_m(names="mip"), {"names": ["nope", 3, None]}, ("names",)),
-    "bai.experiments.task_seed": C(_m(seed=1, params={"d": 2}, run=0),
-                                   {"seed": "count0", "params": ["x", 3, None, [1, 2]],
-                                    "run": "count0"}, ("seed", "params", "run")),
+    "bai.datasets.data_file": C(_m(rel="mip/runs.csv"), ("rel",), extra={"rel": ["nope.csv"]}),
+    "bai.datasets.read_csv": C(_m(rel="mip/runs.csv"), ("rel",), extra={"rel": ["nope.csv"]}),
+    "bai.datasets.data_dir": C(_m(name="mip"), ("name",), extra={"name": ["nope"]}),
+    "bai.datasets.data_digest": C(_m(names="mip"), ("names",), extra={"names": ["nope"]}),
+    "bai.experiments.task_seed": C(_m(seed=1, params={"d": 2}, run=0), ("seed", "params", "run"),
+                                   extra={"params": [[1, 2]]}),
     "bai.experiments.select_profile": C(_m(name="ci", profiles={"ci": {"n": 1}}),
-                                        {"name": ["paper", 3, None],
-                                         "profiles": ["ci", 3, None]}, ("name", "profiles"),
-                                        {"name": "profile"}),
+                                        ("name", "profiles"), names={"name": "profile"},
+                                        extra={"name": ["paper"], "profiles": ["ci"]}),
     "bai.experiments.summarise": C(lambda: dict(df=_frame(), by="g", value="v"),
-                                   {"df": ["df", None, 3, {"g": [1]}],
-                                    "by": ["nope", 3, None, ["g", 3]],
-                                    "value": ["nope", 3, None]}, ("df", "by", "value")),
-    "bai.experiments.runtime_overrides": C(_m(environ={}),
-                                           {"environ": ["x", 3, {"BAI_N_JOBS": 3},
-                                                        {"BAI_N_JOBS": "-1"},
-                                                        {"BAI_BACKEND": "nope"}]},
-                                           ("environ",), {"environ": ("environ", "BAI_")}),
-    "bai.experiments.code_fingerprint": C(_m(fn=len), {"fn": ["f", 3, None]}, ("fn",)),
-    "bai.studies.parse_overrides": C(_m(items=["n_runs=2"]),
-                                     {"items": ["n_runs=2", 3, ["nokey"], ["1x=2"]]},
-                                     ("items",), {"items": "--set"}),
+                                   ("df", "by", "value"),
+                                   extra={"df": [{"g": [1]}], "by": ["nope", ["g", 3]],
+                                          "value": ["nope"]}),
+    "bai.experiments.runtime_overrides": C(_m(environ={}), ("environ",),
+                                           names={"environ": ("environ", "BAI_")},
+                                           extra={"environ": [{"BAI_N_JOBS": 3}, {"BAI_N_JOBS": "-1"}, {"BAI_BACKEND": "nope"}]}),
+    "bai.experiments.code_fingerprint": C(_m(fn=len), ("fn",), extra={"fn": ["f"]}),
+    "bai.studies.parse_overrides": C(_m(items=["n_runs=2"]), ("items",), names={"items": "--set"},
+                                     extra={"items": ["n_runs=2", 3, ["nokey"], ["1x=2"]]}),
     "bai.studies.merge_overrides": C(_m(base={"n_runs": 2}, overrides={"n_runs": 3}),
-                                     {"base": ["b", 3, None],
-                                      "overrides": ["o", 3, {"nope": 1}, {"n_runs": "x"},
-                                                    {"n_runs": 0}]},
                                      ("base", "overrides"),
-                                     {"overrides": "overrides", "base": "base"}),
-    "bai.studies.load": C(_m(chapter="arena"), {"chapter": ["nope", "", 3, None]},
-                          ("chapter",)),
+                                     names={"overrides": "overrides", "base": "base"},
+                                     extra={"base": ["b"],
+                                            "overrides": ["o", {"nope": 1}, {"n_runs": "x"}, {"n_runs": 0}]}),
+    "bai.studies.load": C(_m(chapter="arena"), ("chapter",), extra={"chapter": ["nope"]}),
     # -- fourth batch -------------------------------------------------------------------------
-    "bai.lower_bounds.lower_bound_cvxpy": C(_m(mu=MU, q=Q, M=2),
-                                            {"mu": "matrix", "q": "vector", "M": "count0"},
-                                            ("mu", "q", "M")),
+    "bai.lower_bounds.lower_bound_cvxpy": C(_m(mu=MU, q=Q, M=2), ("mu", "q", "M")),
     "bai.lower_bounds.inner_qp_cvxpy": C(
         _m(w1=np.array([0.3, 0.2]), wk=np.array([0.25, 0.25]), mu1=MU[0], muk=MU[1], q=Q, M=2),
-        {"w1": "vector", "wk": "vector", "mu1": _VEC2, "muk": _VEC2, "q": "vector",
-         "M": "count0"}, ("w1", "wk", "mu1", "muk", "q", "M")),
-    "bai.designs.solve_design_cvxpy": C(_m(X=X3, Y=X3[:2] - X3[2]),
-                                        {"X": "matrix", "Y": "matrix", "solver": "choice",
-                                         "verbose": "bool"}, ("X", "Y")),
-    "bai.instances.click_instance": C(lambda: dict(n_arms=5, rng=rng()),
-                                      {"n_arms": "count", "rng": "rng", "ctr_scale": "pos",
-                                       "gap": "nonneg", "reduce": "bool", "distinct": "bool",
-                                       "best_range": ["ab", (0.5, 0.1), (0.0, 2.0), None, 3],
-                                       "other_range": ["ab", (0.5, 0.1), None]},
-                                      ("n_arms", "rng")),
+        ("w1", "wk", "mu1", "muk", "q", "M")),
+    "bai.designs.solve_design_cvxpy": C(_m(X=X3, Y=X3[:2] - X3[2]), ("X", "Y")),
+    "bai.instances.click_instance": C(lambda: dict(n_arms=5, rng=rng()), ("n_arms", "rng"),
+                                      extra={"best_range": ["ab", (0.5, 0.1), (0.0, 2.0), None, 3],
+                                             "other_range": ["ab", (0.5, 0.1), None]}),
     "bai.algorithms.baics.steps_per_second": C(
-        lambda: dict(env=subpop(), name="T-a-S", n_runs=1, tau_max=100),
-        {"env": "env", "name": "choice", "n_runs": "count", "seed": "count0"}, ("env",)),
-    "bai.plotting.level_colors": C(_m(levels=["a", "b"]), {"levels": [None, 3, 1.5]},
-                                   ("levels",)),
+        lambda: dict(env=subpop(), name="T-a-S", n_runs=1, tau_max=100), ("env",)),
+    "bai.plotting.level_colors": C(_m(levels=["a", "b"]), ("levels",)),
     "bai.cli.claims_table": C(lambda: dict(data={"claims": []}, width=52),
-                              {"data": ["d", None, 3, [1]], "width": "count"}),
+                              extra={"data": ["d", [1]]}),
     # -- studies: the numeric helpers ---------------------------------------------------------
-    "bai.studies.arena.lb_ratio": C(_m(delta=0.05), {"delta": "delta"}, ("delta",)),
-    "bai.studies.fiez2019_rage.inv_gauge": C(_m(X=X3, y=np.array([1.0, 1.0])),
-                                             {"X": "matrix", "y": _VEC2}, ("X", "y")),
+    "bai.studies.arena.lb_ratio": C(_m(delta=0.05), ("delta",)),
+    "bai.studies.fiez2019_rage.inv_gauge": C(_m(X=X3, y=np.array([1.0, 1.0])), ("X", "y")),
     "bai.studies.fiez2019_rage.make_env": C(_m(fig="1a", x=3, instance=0, seed=0),
-                                            {"fig": "choice", "x": "count", "instance": "count0",
-                                             "seed": "count0"},
                                             ("fig", "x", "instance", "seed")),
-    "bai.studies.grover2018.battery_env": C(_m(mult=1.0), {"mult": "nonneg"}, ("mult",)),
-    "bai.studies.grover2018.make_env": C(_m(family="bounded", n=5),
-                                         {"family": "choice", "n": "count"}, ("family", "n")),
-    "bai.studies.soare2014.n_star": C(_m(H=2.0, K=3, delta=0.05),
-                                      {"H": "pos", "K": "count", "delta": "delta"},
-                                      ("H", "K", "delta")),
-    "bai.studies.soare2014.greedy_quality": C(_m(d=2, n=50, h_lb=2.0),
-                                              {"d": "count", "n": "count", "h_lb": "pos",
-                                               "omega": "pos"}, ("d", "n", "h_lb")),
-    "bai.studies.soare2014.oracle_budget": C(_m(d=2, delta=0.05),
-                                             {"d": "count", "delta": "delta",
-                                              "log_union": "choice", "omega": "pos"},
-                                             ("d", "delta")),
+    "bai.studies.grover2018.battery_env": C(_m(mult=1.0), ("mult",)),
+    "bai.studies.grover2018.make_env": C(_m(family="bounded", n=5), ("family", "n")),
+    "bai.studies.soare2014.n_star": C(_m(H=2.0, K=3, delta=0.05), ("H", "K", "delta")),
+    "bai.studies.soare2014.greedy_quality": C(_m(d=2, n=50, h_lb=2.0), ("d", "n", "h_lb")),
+    "bai.studies.soare2014.oracle_budget": C(_m(d=2, delta=0.05), ("d", "delta")),
     "bai.experiments.run_experiment": C(
-        lambda: dict(fn=_toy_task, grid=[{"a": 1}], n_runs=2),
-        {"fn": [None, 3], "grid": [None, 3, "x", [3], [{"a": object()}], []],
-         "n_runs": "count", "seed": "count0", "backend": "choice",
-         # n_jobs=None is valid: the cores available (issue 33)
-         "n_jobs": [0, -1, -7, 1.5, math.nan, True, "3"],
-         "checkpoint_dir": [3, 1.5]}, ("fn", "grid", "n_runs")),
-    "bai.experiments.package_digest": C(_m(root=None), {"root": [3, 1.5, "/nonexistent/dir"]},
-                                        ("root",)),
+        lambda: dict(fn=_toy_task, grid=[{"a": 1}], n_runs=2), ("fn", "grid", "n_runs"),
+        extra={"grid": ["x", [3], [{"a": object()}], []]}),
+    "bai.experiments.package_digest": C(_m(root=None), ("root",),
+                                        extra={"root": ["/nonexistent/dir"]}),
 }
 
 
@@ -756,8 +574,6 @@ CONTRACTS: dict[str, Contract] = {
 # issue 15, last batch: cli, plotting, studies
 # ---------------------------------------------------------------------------------------------
 
-_BOOK_BAD = [3, None, 1.5, "/nonexistent/book"]
-_BADP = ["P", None, 3, {}]
 
 
 @functools.lru_cache(maxsize=None)
@@ -838,122 +654,96 @@ def _ax():
 
 CONTRACTS.update({
     # -- bai.cli (CLIError is a ValueError) ---------------------------------------------------
-    "bai.cli.find_root": C(_m(start=None), {"start": [3, 1.5, object()]}),
-    "bai.cli.toc_files": C(lambda: dict(book=_book()), {"book": _BOOK_BAD}, ("book",)),
-    "bai.cli.notebook_chapters": C(lambda: dict(book=_tmp_book()), {"book": _BOOK_BAD},
-                                   ("book",)),
-    "bai.cli.repository_source": C(lambda: dict(book=_tmp_book()), {"book": _BOOK_BAD},
-                                   ("book",)),
-    "bai.cli.install_cell": C(lambda: dict(book=_tmp_book()), {"book": _BOOK_BAD}, ("book",)),
-    "bai.cli.write_twins": C(lambda: dict(book=_tmp_book()), {"book": _BOOK_BAD}, ("book",)),
+    "bai.cli.find_root": C(_m(start=None), extra={"start": [object()]}),
+    "bai.cli.toc_files": C(lambda: dict(book=_book()), ("book",), extra={"book": [None, "/nonexistent/book"]}),
+    "bai.cli.notebook_chapters": C(lambda: dict(book=_tmp_book()), ("book",),
+                                   extra={"book": [None, "/nonexistent/book"]}),
+    "bai.cli.repository_source": C(lambda: dict(book=_tmp_book()), ("book",),
+                                   extra={"book": [None, "/nonexistent/book"]}),
+    "bai.cli.install_cell": C(lambda: dict(book=_tmp_book()), ("book",), extra={"book": [None, "/nonexistent/book"]}),
+    "bai.cli.write_twins": C(lambda: dict(book=_tmp_book()), ("book",), extra={"book": [None, "/nonexistent/book"]}),
     # -- bai.plotting --------------------------------------------------------------------------
-    "bai.plotting.set_style": C(_m(context="notebook"), {"context": "choice"}),
+    "bai.plotting.set_style": C(_m(context="notebook")),
     "bai.plotting.errorbar_lines": C(
-        lambda: dict(summary=_summary_frame(), x="n", hue="alg", ax=_ax()),
-        {"summary": ["df", None, 3, {"n": [1]}], "x": ["nope", 3, None], "hue": ["nope", 3],
-         "mean": ["nope", 3], "se": ["nope", None], "ax": ["ax", 3], "logy": "bool",
-         "markers": "bool", "colors": ["c", 3, {"a": "red"}]}, ("summary",)),
+        lambda: dict(summary=_summary_frame(), x="n", hue="alg", ax=_ax()), ("summary",),
+        extra={"summary": [{"n": [1]}], "x": ["nope"], "hue": ["nope", 3], "mean": ["nope", 3],
+               "se": ["nope", None], "ax": ["ax", 3], "colors": ["c", 3, {"a": "red"}]}),
     "bai.plotting.lower_bound_line": C(
-        lambda: dict(ax=_ax(), x=np.array([1.0, 2.0]), y=np.array([3.0, 4.0])),
-        {"ax": [None, "ax", 3], "x": [np.array([np.nan, 1.0]), "x", None, np.ones(3)],
-         "y": [np.array([1.0, np.nan]), "y", None, np.ones(3)], "label": "str"},
-        ("ax", "x", "y"), {"x": ("x",), "y": ("y",)}),
+        lambda: dict(ax=_ax(), x=np.array([1.0, 2.0]), y=np.array([3.0, 4.0])), ("ax", "x", "y"),
+        names={"x": ("x",), "y": ("y",)},
+        extra={"ax": [None, "ax", 3], "x": [np.array([np.nan, 1.0]), "x", None, np.ones(3)],
+               "y": [np.array([1.0, np.nan]), "y", None, np.ones(3)]}),
     # -- bai.studies core ----------------------------------------------------------------------
-    "bai.studies.Grid": C(_grid_kw, {"task": [None, 3, "f"], "configs": [None, 3, "c"],
-                                     "runs": [None, 3], "fixed": [3, "f"], "seed": [3, "s"],
-                                     "description": [3, None]}),
-    "bai.studies.Study": C(_study_kw, {"chapter": [3, None, ""], "paper": [3, None, ""],
-                                       "profiles": [None, {}, {"ci": 3}, "p"],
-                                       "grids": [None, 3, {"g": 3}], "claims": [None, 3, {"c": 3}],
-                                       "kind": "choice"}),
-    "bai.studies.check_params": C(_m(P={"a": 1}, keys=("a",)), {"P": _BADP}),
+    "bai.studies.Grid": C(_grid_kw,
+                          extra={"task": ["f"], "configs": ["c"], "fixed": [3, "f"],
+                                 "seed": [3, "s"]}),
+    "bai.studies.Study": C(_study_kw,
+                           extra={"profiles": [None, {}, {"ci": 3}, "p"], "grids": [{"g": 3}],
+                                  "claims": [{"c": 3}]}),
+    "bai.studies.check_params": C(_m(P={"a": 1}, keys=("a",))),
     "bai.studies.check_frame": C(lambda: dict(df=_frame(), columns=("g",), name="myarg"),
-                                 {"df": ["df", None, 3, _frame()[["v"]]]}, (),
-                                 {"df": "myarg"}),
+                                 names={"df": "myarg"}, extra={"df": [_frame()[["v"]]]}),
     # -- algorithms / estimation -----------------------------------------------------------------
     "bai.algorithms.soare.eq11_first_stop": C(
         _m(X=X3, steps=np.array([9, 18]), counts=np.array([[3, 3, 3], [6, 6, 6]]),
            sums=np.array([[[3.0, -1.5, 0.0], [6.0, -3.0, 0.5]]] * 2), delta=0.1),
-        {"X": "matrix", "steps": "vector", "counts": "matrix",
-         "sums": [np.ones((2, 2)), np.full((1, 2, 3), np.nan), "s", None], "delta": "delta",
-         "sigma": "pos", "c": [0.0, -1.0, *_NAN, "1", object()], "max_entries": "count"},
-        ("X", "steps", "counts", "sums", "delta")),
+        ("X", "steps", "counts", "sums", "delta"),
+        extra={"sums": [np.ones((2, 2)), np.full((1, 2, 3), np.nan), "s", None]}),
     "bai.estimation.alba_width": C(
         _m(y=X3[:2] - X3[2], M_inv=np.eye(2), X=X3, design=np.ones(3) / 3, theta_hat=THETA,
-           l=10.0, L=1.0, e_s=0.5),
-        {"y": "matrix", "M_inv": "matrix", "X": "matrix",
-         "design": [np.array([np.nan, 0.5, 0.5]), np.array([-1.0, 1.0, 1.0]), "d", None,
-                    np.ones(2)], "theta_hat": "vector", "l": "pos", "L": "pos", "e_s": "nonneg"},
-        ("y", "M_inv", "X", "design", "theta_hat")),
+           l=10.0, L=1.0, e_s=0.5), ("y", "M_inv", "X", "design", "theta_hat"),
+        extra={"design": [np.array([np.nan, 0.5, 0.5]), np.array([-1.0, 1.0, 1.0]), "d", np.ones(2)]}),
     # -- studies: functions of the parameters P, instance builders, tasks -----------------------
-    "bai.studies.arena.make_instances": C(_pc("arena"), {"P": _BADP}),
-    "bai.studies.arena.psi_table": C(_pc("arena"), {"P": _BADP}),
-    "bai.studies.arena.instance_table": C(
-        lambda: dict(P=_P("arena"), psi=_arena_psi()), {"P": _BADP}),
-    "bai.studies.arena.not_applicable": C(_pc("arena"), {"P": _BADP}),
-    "bai.studies.arena.quoted_constants": C(_pc("arena"), {"P": _BADP}),
-    "bai.studies.arena.main_configs": C(_pc("arena"), {"P": _BADP}),
-    "bai.studies.arena.sweep_configs": C(_pc("arena"), {"P": _BADP}),
+    "bai.studies.arena.make_instances": C(_pc("arena")),
+    "bai.studies.arena.psi_table": C(_pc("arena")),
+    "bai.studies.arena.instance_table": C(lambda: dict(P=_P("arena"), psi=_arena_psi())),
+    "bai.studies.arena.not_applicable": C(_pc("arena")),
+    "bai.studies.arena.quoted_constants": C(_pc("arena")),
+    "bai.studies.arena.main_configs": C(_pc("arena")),
+    "bai.studies.arena.sweep_configs": C(_pc("arena")),
     "bai.studies.arena.arm_env": C(lambda: dict(entry=_registry_entry(), env=genv()),
-                                   {"entry": [None, "RAGE", 3], "env": [None, "env", 3]}),
-    "bai.studies.arena.arena_task": C(_task("arena", "main", batch=1), {"rng": "rng"}),
-    "bai.studies.fiez2019_rage.figure_configs": C(_pc("fiez2019_rage"), {"P": _BADP}),
-    "bai.studies.fiez2019_rage.grid_overview": C(_pc("fiez2019_rage"), {"P": _BADP}),
-    "bai.studies.fiez2019_rage.prop1_table": C(_pc("fiez2019_rage"), {"P": _BADP}),
-    "bai.studies.fiez2019_rage.lemma1_table": C(_pc("fiez2019_rage"), {"P": _BADP}),
-    "bai.studies.fiez2019_rage.rounding_table": C(_pc("fiez2019_rage", trials=5), {"P": _BADP}),
-    "bai.studies.fiez2019_rage.worked_example": C(_pc("fiez2019_rage"), {"P": _BADP}),
-    "bai.studies.fiez2019_rage.worked_example_d": C(_pc("fiez2019_rage"), {"P": _BADP}),
+                                   extra={"entry": ["RAGE"]}),
+    "bai.studies.arena.arena_task": C(_task("arena", "main", batch=1)),
+    "bai.studies.fiez2019_rage.figure_configs": C(_pc("fiez2019_rage")),
+    "bai.studies.fiez2019_rage.grid_overview": C(_pc("fiez2019_rage")),
+    "bai.studies.fiez2019_rage.prop1_table": C(_pc("fiez2019_rage")),
+    "bai.studies.fiez2019_rage.lemma1_table": C(_pc("fiez2019_rage")),
+    "bai.studies.fiez2019_rage.rounding_table": C(_pc("fiez2019_rage", trials=5)),
+    "bai.studies.fiez2019_rage.worked_example": C(_pc("fiez2019_rage")),
+    "bai.studies.fiez2019_rage.worked_example_d": C(_pc("fiez2019_rage")),
     "bai.studies.fiez2019_rage.printed_1b_table": C(
-        lambda: dict(P={**_P("fiez2019_rage"), "fig1b_n": [50]}), {"P": _BADP}),
-    "bai.studies.fiez2019_rage.spread_table": C(_pc("fiez2019_rage", n=100, draws=2),
-                                                {"P": _BADP}),
-    "bai.studies.fiez2019_rage.lower_bound": C(lambda: dict(env=genv()), {"env": "env"},
-                                               ("env",)),
-    "bai.studies.fiez2019_rage.task": C(_task("fiez2019_rage", "figures"), {"rng": "rng"},
-                                        ("rng",)),
-    "bai.studies.grover2018.fig1_task": C(_task("grover2018", "fig1"), {"rng": "rng"}, ("rng",)),
-    "bai.studies.grover2018.biased_task": C(_task("grover2018", "biased"), {"rng": "rng"},
-                                            ("rng",)),
-    "bai.studies.grover2018.battery_task": C(_task("grover2018", "battery"), {"rng": "rng"},
-                                             ("rng",)),
-    "bai.studies.grover2018.solver_task": C(_task("grover2018", "solver"), {"rng": "rng"},
-                                            ("rng",)),
-    "bai.studies.grover2018.solver_env": C(_m(predictor="real"), {"predictor": "choice"},
-                                           ("predictor",)),
-    "bai.studies.optimal_design.g_optimal_table": C(_pc("optimal_design"), {"P": _BADP}),
-    "bai.studies.optimal_design.soare_table": C(_pc("optimal_design"), {"P": _BADP}),
-    "bai.studies.optimal_design.rounding_table": C(_pc("optimal_design"), {"P": _BADP}),
+        lambda: dict(P={**_P("fiez2019_rage"), "fig1b_n": [50]})),
+    "bai.studies.fiez2019_rage.spread_table": C(_pc("fiez2019_rage", n=100, draws=2)),
+    "bai.studies.fiez2019_rage.lower_bound": C(lambda: dict(env=genv()), ("env",)),
+    "bai.studies.fiez2019_rage.task": C(_task("fiez2019_rage", "figures"), ("rng",)),
+    "bai.studies.grover2018.fig1_task": C(_task("grover2018", "fig1"), ("rng",)),
+    "bai.studies.grover2018.biased_task": C(_task("grover2018", "biased"), ("rng",)),
+    "bai.studies.grover2018.battery_task": C(_task("grover2018", "battery"), ("rng",)),
+    "bai.studies.grover2018.solver_task": C(_task("grover2018", "solver"), ("rng",)),
+    "bai.studies.grover2018.solver_env": C(_m(predictor="real"), ("predictor",)),
+    "bai.studies.optimal_design.g_optimal_table": C(_pc("optimal_design")),
+    "bai.studies.optimal_design.soare_table": C(_pc("optimal_design")),
+    "bai.studies.optimal_design.rounding_table": C(_pc("optimal_design")),
     "bai.studies.optimal_design.solver_agreement": C(_task("optimal_design", "agreement"),
-                                                     {"rng": "rng"}, ("rng",)),
-    "bai.studies.optimal_design.elfving_check": C(_m(omega=0.01),
-                                                  {"omega": [0.0, -1.0, 2.0, *_NAN, "1", None]}),
-    "bai.studies.soare2014.fig4_configs": C(_pc("soare2014"), {"P": _BADP}),
-    "bai.studies.soare2014.fig4_fixed": C(_pc("soare2014"), {"P": _BADP}),
-    "bai.studies.soare2014.fig4_task": C(_task("soare2014", "fig4", n_runs=1, strategy="XY-oracle"), {"rng": "rng"},
+                                                     ("rng",)),
+    "bai.studies.optimal_design.elfving_check": C(_m(omega=0.01), extra={"omega": [2.0]}),
+    "bai.studies.soare2014.fig4_configs": C(_pc("soare2014")),
+    "bai.studies.soare2014.fig4_fixed": C(_pc("soare2014")),
+    "bai.studies.soare2014.fig4_task": C(_task("soare2014", "fig4", n_runs=1, strategy="XY-oracle"),
                                          ("rng",)),
-    "bai.studies.soare2014.hlb_table": C(_m(dims=[2, 3]), {"dims": [3, None, "d", [], [1], [2.5]]},
-                                         ("dims",)),
-    "bai.studies.soare2014.lemma2_tables": C(_m(seed=0, n_instances=2),
-                                             {"seed": "count0", "n_instances": "count"}),
-    "bai.studies.soare2014.m_star": C(_m(d=2, n_max=2000),
-                                      {"d": "count", "delta": "delta", "omega": "pos",
-                                       "n_max": "count"}),
-    "bai.studies.soare2014.fixed_design_events": C(
-        _m(d=2, horizon=50, n_runs=2, seed=0),
-        {"d": "count", "horizon": "count", "n_runs": "count", "seed": "count0", "delta": "delta",
-         "omega": "pos", "batch": "count"}),
-    "bai.studies.soare2014.plot_cones": C(_m(n_pulls=100), {"n_pulls": "count",
-                                                             "delta": "delta"}),
-    "bai.studies.wu_baics.task": C(_task("wu_baics", "delta01", batch=1, tau_max=2000),
-                                   {"rng": "rng"}, ("rng",)),
-    "bai.studies.wu_baics.describe": C(lambda: dict(env=subpop()), {"env": "env"}, ("env",)),
-    "bai.studies.xu2018_lingape.synth_configs": C(_pc("xu2018_lingape"), {"P": _BADP}),
-    "bai.studies.xu2018_lingape.click_configs": C(_pc("xu2018_lingape"), {"P": _BADP}),
+    "bai.studies.soare2014.hlb_table": C(_m(dims=[2, 3]), ("dims",),
+                                         extra={"dims": ["d", [1], [2.5]]}),
+    "bai.studies.soare2014.lemma2_tables": C(_m(seed=0, n_instances=2)),
+    "bai.studies.soare2014.m_star": C(_m(d=2, n_max=2000)),
+    "bai.studies.soare2014.fixed_design_events": C(_m(d=2, horizon=50, n_runs=2, seed=0)),
+    "bai.studies.soare2014.plot_cones": C(_m(n_pulls=100)),
+    "bai.studies.wu_baics.task": C(_task("wu_baics", "delta01", batch=1, tau_max=2000), ("rng",)),
+    "bai.studies.wu_baics.describe": C(lambda: dict(env=subpop()), ("env",)),
+    "bai.studies.xu2018_lingape.synth_configs": C(_pc("xu2018_lingape")),
+    "bai.studies.xu2018_lingape.click_configs": C(_pc("xu2018_lingape")),
     "bai.studies.xu2018_lingape.synth_task": C(_task("xu2018_lingape", "check", n_runs=2),
-                                               {"rng": "rng"}, ("rng",)),
-    "bai.studies.xu2018_lingape.click_task": C(_task("xu2018_lingape", "fig3"), {"rng": "rng"},
                                                ("rng",)),
+    "bai.studies.xu2018_lingape.click_task": C(_task("xu2018_lingape", "fig3"), ("rng",)),
 })
 
 # ---------------------------------------------------------------------------------------------
@@ -1094,9 +884,6 @@ EXEMPT: dict[str, str] = {
 # ---------------------------------------------------------------------------------------------
 
 _GLR_CAP = 300  # cap of the valid runs: the Soare benchmark d = 2, omega = 0.1 stops later
-_DELTAS_BAD = [0.0, 1.0, -0.1, 1.5, math.nan, math.inf, "0.1", None, [], [0.1, 0.1],
-               [0.1, 2.0]]
-_THR_BAD = ["no-such-threshold", 3, None, [], ["heuristic", "heuristic"], ["gk"]]
 
 
 def soare_env():
@@ -1119,14 +906,7 @@ def _env_bad():
     return [*BAD["env"], benv()]  # a Bernoulli bandit: the GLR thresholds assume Gaussian noise
 
 
-_QUERY_BAD = [3, "top-m", object()]
-_STOP_BAD = ["nope", 3, None, [], ["llr", "llr"], ["llr", "x"]]
-_SAMP_BAD = ["yes", 3, True]
-_GLR_BAD = {"env": _env_bad(), "rng": "rng", "deltas": _DELTAS_BAD, "threshold": _THR_BAD,
-            "max_samples": "count", "query": _QUERY_BAD, "stopping": _STOP_BAD,
-            "sampling_elimination": _SAMP_BAD}
-_GLR_RUNS_BAD = {"env": _env_bad(), "n_runs": "count", "rng": "rng", "deltas": _DELTAS_BAD,
-                 "threshold": _THR_BAD, "max_samples": "count"}
+BAD["gaussian_env"] = _env_bad()
 
 
 def _uniform_rule():
@@ -1156,94 +936,70 @@ def _glr_task_kw():
                 cap=_GLR_CAP, deltas=[0.1], sizes=[P["seed"], 2, 5])
 
 
-#: the bad values of a rule option, by the kind it declares (bai.algorithms.engine.Option)
-_OPTION_BAD = {"delta_none": [d for d in _DELTAS_BAD if d is not None],
-               "threshold_none": [t for t in _THR_BAD if t is not None]}
-
-
 def rule_contracts() -> dict:
     """The contracts of every registered rule's two entry points (``module.slug`` and
-    ``module.slug_runs``), from its declaration: the engine's arguments, and each option's
-    example value and the bad values of its kind."""
+    ``module.slug_runs``): the valid arguments (the engine's, and each option's example). The
+    bad values are those of the kinds ``engine.declare_rule`` declares on both functions (the
+    engine's arguments, and each option's ``kind``)."""
     from bai.algorithms import engine
 
     from bai.queries import TopM
 
     out = {}
     for e in engine.RULES.values():
-        opts = e.option_specs
-        valid = {k: o.valid for k, o in opts.items() if o.example is not ...}
-        bad = {k: _OPTION_BAD.get(o.kind, o.kind) for k, o in opts.items() if o.kind}
+        valid = {k: o.valid for k, o in e.option_specs.items() if o.example is not ...}
         one, runs = _glr_kw(**valid), _glr_runs_kw(**valid)
+        extra = {}
         if e.queries is not None:   # a rule of one query (LinGIFA: top-m): run on it, refuse None
             assert e.queries == (TopM,), f"no example query for {e.name}"
             one = (lambda f: lambda: {**f(), "query": _topm()})(one)
             runs = (lambda f: lambda: {**f(), "query": _topm()})(runs)
-            bad["query"] = [*_QUERY_BAD, None]
-        out[e.qualified] = C(one, {**_GLR_BAD, **bad}, ("env", "rng"))
-        out[e.qualified + "_runs"] = C(runs, {**_GLR_RUNS_BAD, **bad}, ("env", "n_runs", "rng"))
+            extra = {"query": [None]}  # None is the best arm, a query the rule does not run
+        out[e.qualified] = C(one, ("env", "rng"), extra=extra)
+        out[e.qualified + "_runs"] = C(runs, ("env", "n_runs", "rng"), extra=extra)
     return out
 
 
-_Z_BAD = [np.full((3, 2), np.nan), np.ones(3), np.ones((2, 3)), "Z", np.zeros((0, 2))]
 _MISSING_P = {"seed": 0}  # a dict lacking the GLR keys
 
 CONTRACTS.update({
     # -- bai.algorithms.glr: lower bound, thresholds, statistic --------------------------------
-    "bai.algorithms.glr.t_star": C(_m(X=X3, theta=THETA),
-                                   {"X": "matrix", "theta": "vector", "Z": _Z_BAD,
-                                    "sigma": "pos"}, ("X", "theta")),
-    "bai.lower_bounds.linear_t_star": C(_m(X=X3, theta=THETA),
-                                        {"X": "matrix", "theta": "vector", "Z": _Z_BAD,
-                                         "sigma": "pos"}, ("X", "theta")),
-    "bai.algorithms.glr.kl_bernoulli": C(_m(delta=0.1), {"delta": "delta"}, ("delta",)),
+    "bai.algorithms.glr.t_star": C(_m(X=X3, theta=THETA), ("X", "theta"), extra={"Z": [np.ones((2, 3)), "Z"]}),
+    "bai.lower_bounds.linear_t_star": C(_m(X=X3, theta=THETA), ("X", "theta"),
+                                        extra={"Z": [np.ones((2, 3)), "Z"]}),
+    "bai.algorithms.glr.kl_bernoulli": C(_m(delta=0.1), ("delta",)),
     "bai.algorithms.glr.expected_time_lower_bound": C(
-        _m(X=X3, theta=THETA, delta=0.1),
-        {"X": "matrix", "theta": "vector", "delta": "delta", "Z": _Z_BAD, "sigma": "pos"},
-        ("X", "theta", "delta")),
+        _m(X=X3, theta=THETA, delta=0.1), ("X", "theta", "delta"), extra={"Z": [np.ones((2, 3)), "Z"]}),
     "bai.algorithms.glr.threshold_value": C(
-        _m(name="mixture", t=10, delta=0.1, logdet=1.0, u=0.1),
-        {"name": _THR_BAD, "t": "count", "delta": "delta", "logdet": "nonneg", "u": "pos"},
-        ("name", "t", "delta")),
+        _m(name="mixture", t=10, delta=0.1, logdet=1.0, u=0.1), ("name", "t", "delta")),
     "bai.algorithms.glr.glr_statistic": C(
         _m(X=X3, Z=X3, counts=np.array([2.0, 2.0, 1.0]), sums=np.array([2.0, -1.0, 0.3])),
-        {"X": "matrix", "Z": _Z_BAD,
-         "counts": [*BAD["vector"], np.array([-1.0, 2.0, 2.0]), np.array([1.0, 0.0, 0.0])],
-         "sums": BAD["vector"], "sigma": "pos"}, ("X", "Z", "counts", "sums")),
-    "bai.algorithms.glr.spanner": C(_m(X=X3), {"X": [*BAD["matrix"], np.array([[1.0, 0.0],
-                                                                               [2.0, 0.0]])]},
-                                    ("X",)),
-    "bai.algorithms.glr.check_env": C(lambda: dict(env=soare_env()), {"env": _env_bad()},
-                                      ("env",)),
-    "bai.algorithms.glr.check_deltas": C(_m(deltas=[0.1, 0.01], name="myarg"),
-                                         {"deltas": _DELTAS_BAD}, ("deltas",),
-                                         {"deltas": "myarg"}),
+        ("X", "Z", "counts", "sums"), extra={"Z": [np.ones((2, 3)), "Z"], "counts": [np.array([-1.0, 2.0, 2.0]), np.array([1.0, 0.0, 0.0])]}),
+    "bai.algorithms.glr.spanner": C(_m(X=X3), ("X",), extra={"X": [np.array([[1.0, 0.0], [2.0, 0.0]])]}),
+    "bai.algorithms.glr.check_env": C(lambda: dict(env=soare_env()), ("env",)),
+    "bai.algorithms.glr.check_deltas": C(_m(deltas=[0.1, 0.01], name="myarg"), ("deltas",),
+                                         names={"deltas": "myarg"}),
     "bai.algorithms.glr.check_thresholds": C(_m(threshold=["heuristic", "mixture"], name="myarg"),
-                                             {"threshold": _THR_BAD}, ("threshold",),
-                                             {"threshold": "myarg"}),
+                                             ("threshold",), names={"threshold": "myarg"}),
     "bai.algorithms.glr.simulate_runs": C(
         lambda: dict(one=_glr_one(), env=soare_env(), n_runs=1, rng=rng(), deltas=0.1,
-                     max_samples=_GLR_CAP),
-        {"one": [None, 3, "uniform_glr"], "env": "env", "n_runs": "count", "rng": "rng",
-         "deltas": _DELTAS_BAD, "max_samples": "count"}, ("one", "env", "n_runs", "rng")),
-    "bai.algorithms.glr.runs_table": C(lambda: dict(res=_glr_runs_result()),
-                                       {"res": [None, 3, "res", _frame()]}, ("res",)),
+                     max_samples=_GLR_CAP), ("one", "env", "n_runs", "rng"),
+        extra={"one": ["uniform_glr"]}),
+    "bai.algorithms.glr.runs_table": C(lambda: dict(res=_glr_runs_result()), ("res",),
+                                       extra={"res": ["res", _frame()]}),
     # -- bai.studies.arena_glr -----------------------------------------------------------------
-    "bai.studies.arena_glr.glr_instances": C(lambda: dict(P=_glrP()), {"P": [*_BADP, _MISSING_P]},
-                                             ("P",)),
-    "bai.studies.arena_glr.t_star_table": C(lambda: dict(P=_glrP()), {"P": [*_BADP, _MISSING_P]},
-                                            ("P",)),
-    "bai.studies.arena_glr.instance_rows": C(lambda: dict(P=_glrP()),
-                                             {"P": [*_BADP, _MISSING_P]}, ("P",)),
-    "bai.studies.arena_glr.glr_configs": C(lambda: dict(P=_glrP()), {"P": [*_BADP, _MISSING_P]},
-                                           ("P",)),
-    "bai.studies.arena_glr.lingame_diagnosis": C(lambda: dict(P=_glrP()),
-                                                 {"P": [*_BADP, _MISSING_P]}, ("P",)),
+    "bai.studies.arena_glr.glr_instances": C(lambda: dict(P=_glrP()), ("P",),
+                                             extra={"P": [_MISSING_P]}),
+    "bai.studies.arena_glr.t_star_table": C(lambda: dict(P=_glrP()), ("P",), extra={"P": [_MISSING_P]}),
+    "bai.studies.arena_glr.instance_rows": C(lambda: dict(P=_glrP()), ("P",),
+                                             extra={"P": [_MISSING_P]}),
+    "bai.studies.arena_glr.glr_configs": C(lambda: dict(P=_glrP()), ("P",), extra={"P": [_MISSING_P]}),
+    "bai.studies.arena_glr.lingame_diagnosis": C(lambda: dict(P=_glrP()), ("P",),
+                                                 extra={"P": [_MISSING_P]}),
     "bai.studies.arena_glr.glr_task": C(
         _glr_task_kw,
-        {"rng": "rng", "instance": ["no-such-instance", 3, None], "rule": "choice",
-         "thresholds": _THR_BAD, "batch": "count", "cap": "count", "deltas": _DELTAS_BAD,
-         "sizes": [None, 3, "s", [0, 2], [0, -2, 5], [0, 2, 1.5]]}),
+        extra={"instance": ["no-such-instance"],
+               "sizes": [None, 3, "s", [0, 2], [0, -2, 5], [0, 2, 1.5]]}),
 })
 # the sampling rules: generated from their declarations in the registry
 CONTRACTS.update(rule_contracts())
@@ -1264,35 +1020,25 @@ def _arena_rule():
 CONTRACTS.update({
     "bai.arena.run_rule": C(
         lambda: dict(rule=_arena_rule(), env=soare_env(), rng=rng(), deltas=0.1,
-                     max_samples=_GLR_CAP),
-        {"rule": [None, 3, "uniform", object()], "env": "env", "rng": "rng",
-         "deltas": _DELTAS_BAD, "threshold": _THR_BAD, "max_samples": "count"},
-        ("rule", "env", "rng")),
+                     max_samples=_GLR_CAP), ("rule", "env", "rng"),
+        extra={"rule": ["uniform", object()]}),
     "bai.arena.run_rule_runs": C(
         lambda: dict(rule=_arena_rule(), env=soare_env(), n_runs=2, rng=rng(), deltas=0.1,
-                     max_samples=_GLR_CAP),
-        {"rule": [None, 3, "uniform", object()], "env": "env", "n_runs": "count",
-         "rng": "rng", "deltas": _DELTAS_BAD, "max_samples": "count"},
-        ("rule", "env", "n_runs", "rng")),
+                     max_samples=_GLR_CAP), ("rule", "env", "n_runs", "rng"),
+        extra={"rule": ["uniform", object()]}),
     "bai.arena.compare": C(
         lambda: dict(rules={"mine": _arena_rule(), "uniform": "uniform"},
                      instances={"soare": soare_env()}, deltas=[0.1], n_runs=2,
-                     max_samples=_GLR_CAP),
-        {"rules": [None, 3, "FWS", {}, [], {"x": "no-such-rule"}, {"x": object()}, {3: "FWS"}],
-         "instances": [None, 3, {}, {"x": 3}, {"x": "soare"}],
-         "deltas": _DELTAS_BAD, "threshold": _THR_BAD, "n_runs": [1, 0, -1, 2.5, None, "2"],
-         "seed": [-1, 1.5, None, "0"], "n_jobs": "count", "max_samples": "count",
-         "batch": [0, -1, 1.5, "1", 3], "checkpoint_dir": [3, True, 1.5],
-         "progress": [3, "yes", 1.5]},
-        ("rules", "instances")),
+                     max_samples=_GLR_CAP), ("rules", "instances"),
+        extra={"rules": [None, 3, "FWS", {}, [], {"x": "no-such-rule"}, {"x": object()}, {3: "FWS"}],
+               "instances": [None, 3, {}, {"x": 3}, {"x": "soare"}], "n_runs": [1, 2.5, "2"],
+               "seed": [1.5, "0"], "batch": ["1", 3], "checkpoint_dir": [True],
+               "progress": [3, "yes", 1.5]}),
     "bai.studies.bring_your_own.page_instances": C(
-        _m(P={"transductive_d": 4}),
-        {"P": [{"transductive_d": 3}, {"transductive_d": 0}, {"transductive_d": "4"},
-               {"transductive_d": None}]},
-        ("P",), names={"P": ("transductive_d",)}),
+        _m(P={"transductive_d": 4}), ("P",), names={"P": ("transductive_d",)},
+        extra={"P": [{"transductive_d": 3}, {"transductive_d": 0}, {"transductive_d": "4"}, {"transductive_d": None}]}),
     "bai.studies.bring_your_own.faithfulness": C(
         lambda: dict(env=soare_env(), seeds=1, deltas=[0.1], max_samples=_GLR_CAP),
-        {"env": "env", "seeds": "count", "deltas": _DELTAS_BAD, "max_samples": "count"},
         ("env", "seeds", "deltas")),
 })
 EXEMPT.update({
@@ -1347,62 +1093,39 @@ EXEMPT.update({
 
 # -- the chapter on Wang, Tzeng & Proutière 2021 (issue 29) -----------------------------------
 
-_LT_THR_BAD = ["no-such-threshold", 3, None, [], ["heuristic", "heuristic"], ["gk"]]
 CONTRACTS.update({
-    "bai.algorithms.fws_code.fws_code": C(
-        _glr_kw(), {**_GLR_BAD, "estimate": "choice", "metric": "choice"}, ("env", "rng")),
-    "bai.algorithms.fws_code.fws_code_runs": C(_glr_runs_kw(), _GLR_RUNS_BAD,
-                                               ("env", "n_runs", "rng")),
+    "bai.algorithms.fws_code.fws_code": C(_glr_kw(), ("env", "rng")),
+    "bai.algorithms.fws_code.fws_code_runs": C(_glr_runs_kw(), ("env", "n_runs", "rng")),
     "bai.algorithms.fws_code.oracle_code": C(
-        lambda: dict(X=soare_env().X, theta=soare_env().theta, steps=50),
-        {"X": "matrix", "theta": "vector", "steps": "count"}, ("X", "theta")),
-    "bai.algorithms.lazy_tas_code.lazy_tas_code": C(
-        _glr_kw(fw_steps=20), {**_GLR_BAD, "threshold": _LT_THR_BAD, "fw_steps": "count",
-                               "estimate": "choice"}, ("env", "rng")),
+        lambda: dict(X=soare_env().X, theta=soare_env().theta, steps=50), ("X", "theta")),
+    "bai.algorithms.lazy_tas_code.lazy_tas_code": C(_glr_kw(fw_steps=20), ("env", "rng")),
     "bai.algorithms.lazy_tas_code.lazy_tas_code_runs": C(
-        _glr_runs_kw(fw_steps=20), {**_GLR_RUNS_BAD, "threshold": _LT_THR_BAD},
-        ("env", "n_runs", "rng")),
-    "bai.algorithms.lazy_tas_code.beta_lt": C(_m(t=10, delta=0.1, d=2),
-                                              {"t": "count", "delta": "delta", "d": "count"},
-                                              ("t", "delta", "d")),
+        _glr_runs_kw(fw_steps=20), ("env", "n_runs", "rng")),
+    "bai.algorithms.lazy_tas_code.beta_lt": C(_m(t=10, delta=0.1, d=2), ("t", "delta", "d")),
     **{f"bai.algorithms.{m}.random_spanner": C(lambda: dict(X=soare_env().X, rng=rng()),
-                                                {"X": "matrix", "rng": "rng"}, ("X", "rng"))
+                                                ("X", "rng"))
        for m in ("lazy_tas_code", "code_protocol")},
-    "bai.algorithms.lingame_c.lingame_c": C(_glr_kw(), {**_GLR_BAD, "estimate": "choice"},
-                                            ("env", "rng")),
-    "bai.algorithms.lingame_c.lingame_c_runs": C(_glr_runs_kw(), _GLR_RUNS_BAD,
-                                                 ("env", "n_runs", "rng")),
+    "bai.algorithms.lingame_c.lingame_c": C(_glr_kw(), ("env", "rng")),
+    "bai.algorithms.lingame_c.lingame_c_runs": C(_glr_runs_kw(), ("env", "n_runs", "rng")),
     "bai.algorithms.xy_adaptive_code.xy_adaptive_code": C(
-        lambda: dict(env=soare_env(), rng=rng(), deltas=0.1, max_samples=_GLR_CAP),
-        {"env": _env_bad(), "rng": "rng", "deltas": _DELTAS_BAD, "max_samples": "count",
-         "alpha": "pos", "first_phase": [2, -1, None, "0", 0.5]}, ("env", "rng")),
+        lambda: dict(env=soare_env(), rng=rng(), deltas=0.1, max_samples=_GLR_CAP), ("env", "rng"),
+        extra={"first_phase": [2, -1, None, "0", 0.5]}),
     "bai.algorithms.xy_adaptive_code.xy_adaptive_code_runs": C(
         lambda: dict(env=soare_env(), n_runs=1, rng=rng(), deltas=0.1, max_samples=_GLR_CAP),
-        {"env": _env_bad(), "n_runs": "count", "rng": "rng", "deltas": _DELTAS_BAD},
         ("env", "n_runs", "rng")),
     "bai.algorithms.round_robin.round_robin_runs": C(
-        _glr_runs_kw(), {**_GLR_RUNS_BAD, "threshold": [*_THR_BAD, "mixture"],
-                         "generators": [3, "g", [None]]}, ("env", "n_runs", "rng")),
-    "bai.studies.wang2021_fws.table1_task": C(_task("wang2021_fws", "table1", i=7),
-                                              {"rng": "rng", "rule": "choice",
-                                               "instance": "choice", "batch": "count"}),
-    "bai.studies.wang2021_fws.thresholding_task": C(_task("wang2021_fws", "thresholding", i=2),
-                                                    {"rng": "rng", "rule": "choice",
-                                                     "batch": "count"}),
-    "bai.studies.wang2021_fws.unstructured_task": C(_task("wang2021_fws", "unstructured", i=3),
-                                                    {"rng": "rng", "rule": "choice",
-                                                     "batch": "count"}),
-    "bai.studies.wang2021_fws.table1_instance": C(_m(instance="2e1"), {"instance": "choice"},
-                                                  ("instance",)),
-    "bai.studies.wang2021_fws.t_star": C(_m(instance="2e1"), {"instance": "choice"},
-                                         ("instance",)),
-    "bai.studies.wang2021_fws.slope_bound": C(_m(instance="2e1"), {"instance": "choice"},
-                                              ("instance",)),
-    "bai.studies.wang2021_fws.reading_args": C(_m(rd="printed"), {"rd": "choice"}, ("rd",)),
-    "bai.studies.wang2021_fws.prop1_table": C(_m(n_points=1), {"n_points": "count"},
-                                              ("n_points",)),
-    "bai.studies.wang2021_fws.metric_drift": C(_m(steps=60), {"steps": "count"}, ("steps",)),
-    "bai.studies.wang2021_fws.table1_configs": C(_pc("wang2021_fws"), {"P": _BADP}),
+        _glr_runs_kw(), ("env", "n_runs", "rng"),
+        extra={"threshold": ["mixture"], "generators": [3, "g", [None]]}),
+    "bai.studies.wang2021_fws.table1_task": C(_task("wang2021_fws", "table1", i=7)),
+    "bai.studies.wang2021_fws.thresholding_task": C(_task("wang2021_fws", "thresholding", i=2)),
+    "bai.studies.wang2021_fws.unstructured_task": C(_task("wang2021_fws", "unstructured", i=3)),
+    "bai.studies.wang2021_fws.table1_instance": C(_m(instance="2e1"), ("instance",)),
+    "bai.studies.wang2021_fws.t_star": C(_m(instance="2e1"), ("instance",)),
+    "bai.studies.wang2021_fws.slope_bound": C(_m(instance="2e1"), ("instance",)),
+    "bai.studies.wang2021_fws.reading_args": C(_m(rd="printed"), ("rd",)),
+    "bai.studies.wang2021_fws.prop1_table": C(_m(n_points=1), ("n_points",)),
+    "bai.studies.wang2021_fws.metric_drift": C(_m(steps=60), ("steps",)),
+    "bai.studies.wang2021_fws.table1_configs": C(_pc("wang2021_fws")),
 })
 _WANG_KERNEL = ("numba-compiled kernel called on validated state; its checked face is {}")
 EXEMPT.update({
@@ -1444,69 +1167,56 @@ def _compiled_rule():
     return glr_baselines.UNIFORM
 
 
-_QZ_BAD = [np.full((3, 2), np.nan), np.ones(3), "Z", np.zeros((1, 2))]
 CONTRACTS.update({
     "bai.queries.BestArm": C(_m(eps=0.1, Z=_q_items()),
-                             {"eps": [-0.1, math.nan, math.inf, "0.1", None, True],
-                              "Z": _QZ_BAD}),
-    "bai.queries.TopM": C(_m(m=2, Z=_q_items()),
-                          {"m": [*BAD["count"], 4, 7], "Z": _QZ_BAD}),
+                             extra={"eps": [-0.1, "0.1", True], "Z": ["Z", np.zeros((1, 2))]}),
+    "bai.queries.TopM": C(_m(m=2, Z=_q_items()), extra={"m": [4, 7], "Z": ["Z", np.zeros((1, 2))]}),
     "bai.queries.Thresholding": C(_m(tau=0.3, Z=_q_items()),
-                                  {"tau": [math.nan, math.inf, "0.3", None, True],
-                                   "Z": _QZ_BAD}),
-    "bai.queries.Query": C(_m(Z=_q_items()), {"Z": _QZ_BAD}),
-    "bai.queries.as_query": C(lambda: dict(query=None, Z=_q_items()),
-                              {"query": _QUERY_BAD, "Z": _QZ_BAD}, ("query", "Z")),
+                                  extra={"tau": ["0.3", True], "Z": ["Z", np.zeros((1, 2))]}),
+    "bai.queries.Query": C(_m(Z=_q_items()), extra={"Z": ["Z", np.zeros((1, 2))]}),
+    "bai.queries.as_query": C(lambda: dict(query=None, Z=_q_items()), ("query", "Z"),
+                              extra={"Z": ["Z", np.zeros((1, 2))]}),
     "bai.queries.expected_time_lower_bound": C(
-        lambda: dict(env=genv(), query=None, delta=0.1),
-        {"env": "env", "query": _QUERY_BAD, "delta": "delta"}, ("env", "query", "delta")),
-    "bai.algorithms.stopping.Threshold": C(_m(beta="log_t_plus_1"),
-                                           {"beta": _THR_BAD + [lambda t, d: -t],
-                                            "name": [3, ""]}, (), {"beta": "threshold"}),
+        lambda: dict(env=genv(), query=None, delta=0.1), ("env", "query", "delta")),
+    "bai.algorithms.stopping.Threshold": C(_m(beta="log_t_plus_1"), names={"beta": "threshold"},
+                                           extra={"beta": [lambda t, d: -t], "name": [3, ""]}),
     "bai.algorithms.stopping.as_threshold": C(_m(threshold="mixture", name="myarg"),
-                                              {"threshold": _THR_BAD[:3]}, ("threshold",),
-                                              {"threshold": "myarg"}),
+                                              ("threshold",), names={"threshold": "myarg"},
+                                              extra={"threshold": ["no-such-threshold"]}),
     "bai.algorithms.stopping.check_thresholds": C(_m(threshold=["heuristic", "mixture"],
-                                                     name="myarg"),
-                                                  {"threshold": _THR_BAD}, ("threshold",),
-                                                  {"threshold": "myarg"}),
+                                                     name="myarg"), ("threshold",),
+                                                  names={"threshold": "myarg"}),
     "bai.algorithms.stopping.check_stopping": C(_m(stopping=["llr", "full"], name="myarg"),
-                                                {"stopping": _STOP_BAD}, ("stopping",),
-                                                {"stopping": "myarg"}),
+                                                ("stopping",), names={"stopping": "myarg"}),
     "bai.algorithms.engine.CompiledRule": C(
         lambda: dict(name="uniform", choose_arm=_compiled_rule().choose_arm),
-        {"name": [3, "", None], "choose_arm": [None, 3, lambda e, r, g: 0],
-         "init": [3, "i"], "update": [3, lambda *a: None], "queries": [3, (int,)],
-         "result_cls": [None, dict, 3], "info": [3, "i"]}),
+        extra={"choose_arm": [lambda e, r, g: 0], "init": [3, "i"], "update": [3, lambda *a: None],
+               "queries": [3, (int,)], "result_cls": [None, dict, 3], "info": [3, "i"]}),
     "bai.algorithms.engine.simulate": C(
         lambda: dict(rule=_compiled_rule(), env=soare_env(), rng=rng(), deltas=0.1,
-                     max_samples=_GLR_CAP),
-        {"rule": [None, "uniform", 3, object()], **_GLR_BAD}, ("rule", "env", "rng")),
+                     max_samples=_GLR_CAP), ("rule", "env", "rng"),
+        extra={"rule": ["uniform", object()]}),
     "bai.algorithms.engine.simulate_runs": C(
         lambda: dict(one=_glr_one(), env=soare_env(), n_runs=1, rng=rng(), deltas=0.1,
-                     max_samples=_GLR_CAP),
-        {"one": [None, 3, "uniform_glr"], "env": "env", "n_runs": "count", "rng": "rng",
-         "deltas": _DELTAS_BAD, "max_samples": "count"}, ("one", "env", "n_runs", "rng")),
-    "bai.algorithms.engine.library_rule": C(_m(name="FWS"), {"name": "choice"}, ("name",)),
+                     max_samples=_GLR_CAP), ("one", "env", "n_runs", "rng"),
+        extra={"one": ["uniform_glr"]}),
+    "bai.algorithms.engine.library_rule": C(_m(name="FWS"), ("name",)),
     "bai.studies.bring_your_own.topm_instance": C(
-        _m(P={"topm_m": 2}),
-        {"P": [{"topm_m": 0}, {"topm_m": 5}, {"topm_m": "2"}, {"topm_m": None}]},
-        ("P",), names={"P": ("topm_m",)}),
+        _m(P={"topm_m": 2}), ("P",), names={"P": ("topm_m",)},
+        extra={"P": [{"topm_m": 0}, {"topm_m": 5}, {"topm_m": "2"}, {"topm_m": None}]}),
     "bai.studies.bring_your_own.twins": C(
         lambda: dict(compiled=_compiled_rule(), python=_arena_rule(), env=soare_env(),
                      query=None, seeds=1, deltas=[0.1], max_samples=_GLR_CAP),
-        {"compiled": [None, 3], "python": [None, 3, object()], "env": "env",
-         "query": _QUERY_BAD, "seeds": "count", "deltas": _DELTAS_BAD, "max_samples": "count"},
         ("compiled", "python", "env", "query", "seeds", "deltas"),
-        names={"compiled": "rule", "python": "rule"}),
+        names={"compiled": "rule", "python": "rule"}, extra={"python": [object()]}),
     "bai.arena.CompiledRule": C(
         lambda: dict(name="uniform", choose_arm=_compiled_rule().choose_arm),
-        {"name": [3, "", None], "choose_arm": [None, 3, lambda e, r, g: 0]}),
+        extra={"choose_arm": [lambda e, r, g: 0]}),
 })
 for _mod in ("bai.algorithms.glr", "bai.algorithms.engine"):
     CONTRACTS.update({
-        f"{_mod}.stable_key": C(_m(x="FWS"), {"x": [-1, None, [1], object()]}, ("x",)),
-        f"{_mod}.run_generator": C(_m(seed=3), {"seed": [-1, 1.5, None, "0"]}, ("seed",)),
+        f"{_mod}.stable_key": C(_m(x="FWS"), ("x",), extra={"x": [-1, None, [1], object()]}),
+        f"{_mod}.run_generator": C(_m(seed=3), ("seed",), extra={"seed": [1.5, "0"]}),
     })
 
 
@@ -1570,61 +1280,38 @@ def _td22_env():
 
 
 CONTRACTS.update({
-    "bai.instances.td22_table1": C(lambda: dict(rng=rng(), query="bai", d=6, K=12),
-                                   {"rng": "rng", "query": "choice", "d": "count", "K": "count",
-                                    "sigma": "pos"}, ("rng",)),
-    "bai.instances.td22_figure1": C(lambda: dict(rng=rng(), K=8),
-                                    {"rng": "rng", "d": [11, 3, None, "10"], "K": "count",
-                                     "sigma": "pos"}, ("rng",)),
+    "bai.instances.td22_table1": C(lambda: dict(rng=rng(), query="bai", d=6, K=12), ("rng",)),
+    "bai.instances.td22_figure1": C(lambda: dict(rng=rng(), K=8), ("rng",),
+                                    extra={"d": [11, 3, None, "10"]}),
     "bai.algorithms.td22_native.xy_adaptive_td22": C(
-        lambda: dict(env=_td22_env(), rng=rng(), delta=0.1, max_samples=10**5),
-        {"env": "env", "rng": "rng", "delta": "delta", "alpha": "prob",
-         "update_after": "count", "max_samples": "count"}, ("env", "rng")),
-    "bai.algorithms.td22_native.xy_adaptive_td22_runs": _runs(env=_td22_env,
-                                                              max_samples=10**5),
+        lambda: dict(env=_td22_env(), rng=rng(), delta=0.1, max_samples=10**5), ("env", "rng")),
+    "bai.algorithms.td22_native.xy_adaptive_td22_runs": _runs(env=_td22_env, max_samples=10**5),
     "bai.algorithms.td22_native.rage_td22": C(
-        lambda: dict(env=_td22_env(), rng=rng(), delta=0.1, max_samples=10**5),
-        {"env": "env", "rng": "rng", "delta": "delta", "factor": "pos",
-         "max_samples": "count"}, ("env", "rng")),
+        lambda: dict(env=_td22_env(), rng=rng(), delta=0.1, max_samples=10**5), ("env", "rng")),
     "bai.algorithms.td22_native.rage_td22_runs": _runs(env=_td22_env, max_samples=10**5),
     "bai.algorithms.td22_native.rage_design_td22": C(
-        lambda: dict(X=np.eye(3), active=np.array([True, True, False])),
-        {"X": "matrix", "active": [np.array([True, False, False]), [1, 1, 0], None,
-                                   np.array([True, True])], "max_iter": "count"},
-        ("X", "active")),
+        lambda: dict(X=np.eye(3), active=np.array([True, True, False])), ("X", "active"),
+        extra={"active": [np.array([True, False, False]), [1, 1, 0], None, np.array([True, True])]}),
     "bai.algorithms.td22_native.rage_rounding_td22": C(
-        _m(design=np.array([0.5, 0.5]), num_samples=10),
-        {"design": [np.array([-0.5, 1.5]), np.zeros(2), np.array([np.nan, 1.0]),
-                    np.ones((2, 2)), np.zeros(0), "v", None],
-         "num_samples": "count"}, ("design", "num_samples")),
-    "bai.studies.tirinzoni2022_elimination.query_of": C(_m(name="topm", m=2),
-                                                        {"name": "choice", "m": "count"}),
+        _m(design=np.array([0.5, 0.5]), num_samples=10), ("design", "num_samples"),
+        extra={"design": [np.array([-0.5, 1.5]), np.zeros(2)]}),
+    "bai.studies.tirinzoni2022_elimination.query_of": C(_m(name="topm", m=2)),
     "bai.studies.tirinzoni2022_elimination.table1_instance": C(
-        _m(query="osi", draw=0, seed=0, K=12, d=6),
-        {"query": "choice", "draw": "count0", "seed": "count0"}),
-    "bai.studies.tirinzoni2022_elimination.figure1_instance": C(
-        _m(draw=0, seed=0, K=8), {"draw": "count0", "seed": "count0", "K": "count"}),
-    "bai.studies.tirinzoni2022_elimination.instance_table": C(
-        _pc("tirinzoni2022_elimination"), {"P": _BADP}),
-    "bai.studies.tirinzoni2022_elimination.piece_counts": C(
-        _pc("tirinzoni2022_elimination"), {"P": _BADP}),
+        _m(query="osi", draw=0, seed=0, K=12, d=6)),
+    "bai.studies.tirinzoni2022_elimination.figure1_instance": C(_m(draw=0, seed=0, K=8)),
+    "bai.studies.tirinzoni2022_elimination.instance_table": C(_pc("tirinzoni2022_elimination")),
+    "bai.studies.tirinzoni2022_elimination.piece_counts": C(_pc("tirinzoni2022_elimination")),
     "bai.studies.tirinzoni2022_elimination.piece_paths": C(
-        lambda: dict(env=_td22_env(), steps=50, seed=0, delta=0.1),
-        {"env": "env", "steps": "count", "delta": "delta"}, ("env", "steps", "seed")),
+        lambda: dict(env=_td22_env(), steps=50, seed=0, delta=0.1), ("env", "steps", "seed")),
     "bai.studies.tirinzoni2022_elimination.demo_runs": C(
-        lambda: dict(env=_td22_env(), steps=50, seeds=[0], delta=0.1),
-        {"env": "env", "steps": "count", "delta": "delta"}, ("env", "steps", "seeds")),
-    "bai.reported.tirinzoni2022.table1_entry": C(
-        _m(query="bai", alg="RAGE", col="native"),
-        {"query": "choice", "alg": "choice", "col": "choice"}),
+        lambda: dict(env=_td22_env(), steps=50, seeds=[0], delta=0.1), ("env", "steps", "seeds")),
+    "bai.reported.tirinzoni2022.table1_entry": C(_m(query="bai", alg="RAGE", col="native")),
     "bai.studies.tirinzoni2022_elimination.table1_task": C(
-        _task("tirinzoni2022_elimination", "table1"),
-        {"rng": "rng", "draw": "count0", "query": "choice"}),
+        _task("tirinzoni2022_elimination", "table1")),
     "bai.studies.tirinzoni2022_elimination.figure1_task": C(
-        _task("tirinzoni2022_elimination", "figure1", alg="Oracle"),
-        {"rng": "rng", "K": "count"}),
+        _task("tirinzoni2022_elimination", "figure1", alg="Oracle")),
     "bai.studies.tirinzoni2022_elimination.alpha_table": C(
-        _m(delta=0.1, ts=[100]), {"delta": "delta", "ts": [[1], [0.5], ["a"]]}),
+        _m(delta=0.1, ts=[100]), extra={"ts": [[1], [0.5], ["a"]]}),
 })
 EXEMPT.update({
     "bai.algorithms.td22_native.td22_beta": _KERNEL.format("xy_adaptive_td22"),
@@ -1663,14 +1350,11 @@ def _printed_one():
 
 CONTRACTS.update({
     "bai.cli.scale_note": C(_m(data={"chapter": "c", "kind": "reproduction", "claims": []}),
-                            {"data": [None, 3, "x", [1]]}, ("data",)),
-    "bai.experiments.store_dir": C(_m(name="x", environ={}),
-                                   {"name": [None, 3, ""], "environ": [3, "x", [1]]},
-                                   ("name",)),
-    "bai.reported.Assumed": C(_m(value=300, source="the spec"), {"source": [None, 3, "", " "]},
-                              ("value", "source")),
-    "bai.studies.protocol_values": C(_printed_one, {"value": [None, 3, "x", [1.0]]},
-                                     ("value",)),
+                            ("data",), extra={"data": [[1]]}),
+    "bai.experiments.store_dir": C(_m(name="x", environ={}), ("name",), extra={"environ": [[1]]}),
+    "bai.reported.Assumed": C(_m(value=300, source="the spec"), ("value", "source"),
+                              extra={"source": [" "]}),
+    "bai.studies.protocol_values": C(_printed_one, ("value",), extra={"value": ["x", [1.0]]}),
 })
 EXEMPT.update({
     "bai.experiments.available_cores": _NOARG,
@@ -1694,34 +1378,30 @@ def _int_param():
 CONTRACTS.update({
     "bai.arena.estimate_cost": C(
         lambda: dict(instances={"soare": soare_env()}, deltas=[0.1], max_samples=1000),
-        {"instances": [None, 3, {}, {"x": 3}, {"x": "soare"}], "deltas": _DELTAS_BAD,
-         "max_samples": "count", "query": [3, "best", {"nope": None}]},
-        ("instances",)),
+        ("instances",),
+        extra={"instances": [None, 3, {}, {"x": 3}, {"x": "soare"}],
+               "query": [3, "best", {"nope": None}]}),
     "bai.files.atomic_write": C(
-        lambda: dict(path=_tmp_file(), data="x"),
-        {"path": [3, None, True, 1.5, "/no-such-folder-bai/f.txt"],
-         "data": [3, b"x", object(), ["x"]], "binary": ["yes", 1, None],
-         "write": [3, "x"]},
-        ("path",)),
+        lambda: dict(path=_tmp_file(), data="x"), ("path",),
+        extra={"path": [None, True, "/no-such-folder-bai/f.txt"],
+               "data": [3, b"x", object(), ["x"]], "binary": [1], "write": [3, "x"]}),
+    "bai.validation.constraints": C(_m(n_runs="count"),
+                                    extra={"n_runs": ["no-such-kind", "Count", 3, None]}),
     "bai.validation.check_names": C(
-        _m(given=["a"], known=["a", "b"], name="myarg"),
-        {"given": [["c"], ["zz", "a"], {"c": 1}]}, ("given", "known", "name"),
-        {"given": "myarg"}),
-    "bai.validation.strict_keywords": C(
-        _m(fn=_toy_task), {"fn": [3, None, "f", 1.5]}, ("fn",)),
+        _m(given=["a"], known=["a", "b"], name="myarg"), ("given", "known", "name"),
+        names={"given": "myarg"}, extra={"given": [["c"], ["zz", "a"], {"c": 1}]}),
+    "bai.validation.strict_keywords": C(_m(fn=_toy_task), ("fn",), extra={"fn": ["f", 1.5]}),
     "bai.validation.Param": C(
-        _m(kind=int, minimum=0),
-        {"kind": [3, "int", dict, None], "minimum": ["0", math.nan, True, [0]],
-         "maximum": ["1", math.nan], "item": [3, "x"], "check": [3, "x"], "build": [3],
-         "choices": [3, "abc"]},
-        ("kind",)),
+        _m(kind=int, minimum=0), ("kind",),
+        extra={"kind": [3, "int", dict, None], "minimum": ["0", True, [0]], "item": [3, "x"],
+               "check": [3, "x"], "build": [3], "choices": [3, "abc"]}),
     "bai.validation.check_parameters": C(
-        lambda: dict(P={"n": 3}, spec=_int_param()),
-        {"P": [3, None, "P", {"n": 0}, {"n": "3"}, {"n": 1.5}, {"n": True}],
-         "spec": [3, None, {"n": 3}]},
-        ("P", "spec"), {"P": ("P", "n")}),
+        lambda: dict(P={"n": 3}, spec=_int_param()), ("P", "spec"), names={"P": ("P", "n")},
+        extra={"P": ["P", {"n": 0}, {"n": "3"}, {"n": 1.5}, {"n": True}], "spec": [{"n": 3}]}),
 })
 EXEMPT.update({
+    "bai.validation.declared_constraints": "any object is valid: its declaration, empty when "
+                                           "it declares none",
     "bai.arena.CostWarning": "a warning class (no arguments)",
     "bai.arena.ThresholdWarning": "a warning class (no arguments)",
 })
@@ -1759,38 +1439,32 @@ def _publish_written():
     return out
 
 
-_PATH_BAD = [3, 1.5, None, True, object()]
 CONTRACTS.update({
-    "bai.publish.claim_anchor": C(_m(claim_id="soare.fig4"), {"claim_id": ["", 3, None]}),
+    "bai.publish.claim_anchor": C(_m(claim_id="soare.fig4")),
     "bai.publish.save_runs": C(lambda: dict(frame=_frame(), name="fig", chapter="alpha",
-                                            folder=_publish_tmp()),
-                               {"frame": [[1, 2], None, "x"], "name": ["", "../x", 3],
-                                "chapter": [3, "a/b", None], "folder": [3, 1.5, True]},
-                               ("frame", "name", "chapter")),
-    "bai.publish.dataset_rows": C(lambda: dict(ledgers=_publish_ledgers()),
-                                  {"ledgers": [None, "x", [1], [{"claims": 3}]],
-                                   "urls": [3, "x"], "ledger_page": ["", 3]}, ("ledgers",)),
+                                            folder=_publish_tmp()), ("frame", "name", "chapter"),
+                               extra={"frame": [[1, 2], None, "x"], "name": ["../x"],
+                                      "chapter": ["a/b"], "folder": [True]}),
+    "bai.publish.dataset_rows": C(lambda: dict(ledgers=_publish_ledgers()), ("ledgers",),
+                                  extra={"ledgers": ["x", [{"claims": 3}]], "urls": [3, "x"],
+                                         "ledger_page": ["", 3]}),
     "bai.publish.write_dataset": C(lambda: dict(ledgers=_publish_ledgers(), out=_publish_tmp()),
-                                   {"ledgers": [None, [1]], "out": _PATH_BAD,
-                                    "runs_from": [3, 1.5, True], "built": [3, 1.5]},
-                                   ("ledgers", "out")),
-    "bai.publish.read_dataset": C(lambda: dict(path=_publish_written()),
-                                  {"path": [3, None, True, "/nonexistent/claims.json"]},
-                                  ("path",), examples=4),
-    "bai.publish.filter_rows": C(lambda: dict(rows=_publish_rows()),
-                                 {"rows": [None, 3, [1]], "paper": [3], "verdict": ["maybe", 3],
-                                  "reading": [3], "grep": ["(", 3]}, ("rows",)),
-    "bai.publish.claims_of_rows": C(lambda: dict(rows=_publish_rows()),
-                                    {"rows": [None, 3, [1]]}, ("rows",)),
-    "bai.publish.rows_to_csv": C(lambda: dict(rows=_publish_rows()), {"rows": [None, 3, [1]]},
-                                 ("rows",)),
-    "bai.publish.run_tables": C(lambda: dict(claims_folder=_publish_tmp()),
-                                {"claims_folder": _PATH_BAD}, ("claims_folder",)),
-    "bai.publish.format_claims": C(lambda: dict(groups=[_publish_rows()]),
-                                   {"groups": [None, [[]], [3]], "rows": [1, "yes"],
-                                    "width": [0, 3.5, True]}, ("groups",)),
+                                   ("ledgers", "out"),
+                                   extra={"out": [None, True, object()], "runs_from": [True], "built": [3, 1.5]}),
+    "bai.publish.read_dataset": C(lambda: dict(path=_publish_written()), ("path",), examples=4,
+                                  extra={"path": [None, True, "/nonexistent/claims.json"]}),
+    "bai.publish.filter_rows": C(lambda: dict(rows=_publish_rows()), ("rows",),
+                                 extra={"paper": [3], "verdict": ["maybe", 3], "reading": [3],
+                                        "grep": ["(", 3]}),
+    "bai.publish.claims_of_rows": C(lambda: dict(rows=_publish_rows()), ("rows",)),
+    "bai.publish.rows_to_csv": C(lambda: dict(rows=_publish_rows()), ("rows",)),
+    "bai.publish.run_tables": C(lambda: dict(claims_folder=_publish_tmp()), ("claims_folder",),
+                                extra={"claims_folder": [None, True, object()]}),
+    "bai.publish.format_claims": C(lambda: dict(groups=[_publish_rows()]), ("groups",),
+                                   extra={"groups": [None, [[]], [3]], "rows": [1, "yes"],
+                                          "width": [3.5]}),
     "bai.cli.ledger_source": C(lambda: dict(data=_publish_tmp()),
-                               {"data": [3, 1.5, True, "/nonexistent/claims.json"]}),
+                               extra={"data": [True, "/nonexistent/claims.json"]}),
 })
 EXEMPT.update({
     "bai.publish.recorded_dataset": _NOARG,
@@ -1814,33 +1488,24 @@ def _page_t_a_scs(env, rng, **kw):
 _OK = lambda s: ([0, 1], 2, 0)  # noqa: E731
 
 CONTRACTS.update({
-    "bai.algorithms.baics.run_generators": C(lambda: dict(rng=rng(), n_runs=2),
-                                             {"rng": "rng", "n_runs": "count"},
-                                             ("rng", "n_runs")),
+    "bai.algorithms.baics.run_generators": C(lambda: dict(rng=rng(), n_runs=2), ("rng", "n_runs")),
     "bai.engine_twins.compare": C(lambda: dict(first=_OK, second=_OK, seeds=[0, 1]),
-                           {"first": [None, 3, "f"], "second": [None, 3],
-                            "seeds": [None, "0", [-1], [1.5], [], 3],
-                            "names": [("a", "a"), None, ("a",), (1, 2), ("", "b")],
-                            "warm_up": "bool"}, ("first", "second", "seeds")),
-    "bai.engine_twins.check_seeds": C(_m(seeds=[0, 2]), {"seeds": [None, "0", [-1], [1.5], [], 3]}),
+                                  ("first", "second", "seeds"),
+                                  extra={"first": ["f"], "seeds": ["0", [-1], [1.5]],
+                                         "names": [("a", "a"), None, ("a",), (1, 2), ("", "b")]}),
+    "bai.engine_twins.check_seeds": C(_m(seeds=[0, 2]), extra={"seeds": ["0", [-1], [1.5]]}),
     "bai.engine_twins.check_fields": C(lambda: dict(table=_twin_table(), algorithm="x"),
-                                {"table": [None, {"identical": [True]}, 3],
-                                 "algorithm": [None, "", 3],
-                                 "names": [("a", "b"), None, ("readable",)]},
-                                ("table", "algorithm")),
-    "bai.engine_twins.recorded": C(_m(name="FWS", capacity=10),
-                            {"name": ["Lazy TaS", None, 3], "capacity": "count"}),
+                                       ("table", "algorithm"),
+                                       extra={"table": [{"identical": [True]}],
+                                              "names": [("a", "b"), None, ("readable",)]}),
+    "bai.engine_twins.recorded": C(_m(name="FWS", capacity=10), extra={"name": ["Lazy TaS"]}),
     "bai.engine_twins.engine_trajectory": C(lambda: dict(name="FWS", env=genv(), seed=0, deltas=[0.1]),
-                                     {"name": ["Lazy TaS", None, 3], "env": "env",
-                                      "seed": "count0"}, ("name", "env", "seed")),
+                                            ("name", "env", "seed"), extra={"name": ["Lazy TaS"]}),
     "bai.studies.wu_baics.compiled_t_a_scs": C(lambda: dict(env=subpop(), seed=0, tau_max=100),
-                                               {"env": "env", "seed": "count0",
-                                                "tau_max": "count"}, ("env", "seed")),
+                                               ("env", "seed")),
     "bai.studies.wu_baics.twin_table": C(lambda: dict(page_t_a_scs=_page_t_a_scs, env=subpop(),
-                                                      seeds=[0]),
-                                         {"page_t_a_scs": [None, 3], "env": "env",
-                                          "seeds": [None, [-1], []]},
-                                         ("page_t_a_scs", "env")),
+                                                      seeds=[0]), ("page_t_a_scs", "env"),
+                                         extra={"seeds": [[-1]]}),
 })
 EXEMPT.update({
     "bai.algorithms.baics.Config": "named record of a run's constants, built by the rules from "
@@ -1878,54 +1543,46 @@ def _ledger():
 
 CONTRACTS.update({
     "bai.algorithms.common.checks_after": C(_m(n=10, stop=100, ratio=0.5, cap=100),
-                                            {"n": "count0", "stop": "count0", "ratio": "nonneg",
-                                             "cap": [0, -1, 1.5, "3"]}, ("n", "stop", "ratio")),
-    "bai.algorithms.common.run_generators": C(lambda: dict(rng=rng(), n_runs=2),
-                                              {"rng": "rng", "n_runs": "count"}, ("rng", "n_runs")),
-    "bai.algorithms.common.run_streams": C(lambda: dict(rng=rng(), n_runs=2),
-                                           {"rng": "rng", "n_runs": "count"}, ("rng", "n_runs")),
-    "bai.algorithms.soare.run_streams": C(lambda: dict(rng=rng(), n_runs=2),
-                                          {"rng": "rng", "n_runs": "count"}, ("rng", "n_runs")),
+                                            ("n", "stop", "ratio")),
+    "bai.algorithms.common.run_generators": C(lambda: dict(rng=rng(), n_runs=2), ("rng", "n_runs")),
+    "bai.algorithms.common.run_streams": C(lambda: dict(rng=rng(), n_runs=2), ("rng", "n_runs")),
+    "bai.algorithms.soare.run_streams": C(lambda: dict(rng=rng(), n_runs=2), ("rng", "n_runs")),
     "bai.algorithms.soare.phase_ties": C(_m(tie_seed=3, history=[np.array([True, False, True])]),
-                                         {"tie_seed": "count0", "history": [[], None, 3]},
-                                         ("tie_seed", "history")),
+                                         ("tie_seed", "history"), extra={"history": [[], None, 3]}),
     "bai.twins.compare": C(lambda: dict(readable=_traj, compiled=_traj, seeds=2),
-                           {"readable": [None, 3], "compiled": [None, "f"],
-                            "seeds": [0, -1, 1.5, None, "2"]}, ("readable", "compiled", "seeds")),
-    "bai.twins.same": C(lambda: dict(a=_traj(0), b=_traj(0)), {"a": [None, (0, 1), 3],
-                                                               "b": [None, [0, 1]]}, ("a", "b")),
+                           ("readable", "compiled", "seeds"),
+                           extra={"compiled": ["f"], "seeds": ["2"]}),
+    "bai.twins.same": C(lambda: dict(a=_traj(0), b=_traj(0)), ("a", "b"),
+                        extra={"a": [(0, 1)], "b": [[0, 1]]}),
     "bai.twins.cell_source": C(lambda: dict(path=_chapter("soare2014"), name="xy_static"),
-                               {"path": [None, "/no/such/chapter.md", 3],
-                                "name": [3, None, "", "no such", "not_on_the_page"]},
-                               ("path", "name")),
+                               ("path", "name"),
+                               extra={"path": [None, "/no/such/chapter.md"],
+                                      "name": ["no such", "not_on_the_page"]}),
     "bai.twins.load_cells": C(lambda: dict(path=_chapter("soare2014"), names=["xy_static"]),
-                              {"path": [None, "/no/such/chapter.md"],
-                               "names": [3, None, ["not_on_the_page"], [3]],
-                               "namespace": [3, "ns", [1]]}, ("path", "names")),
+                              ("path", "names"),
+                              extra={"path": [None, "/no/such/chapter.md"],
+                                     "names": [3, None, ["not_on_the_page"], [3]],
+                                     "namespace": [3, "ns", [1]]}),
     "bai.twins.record": C(lambda: dict(ledger=_ledger(), id="twin.x", algorithm="X",
                                        summary={"holds": True, "seeds": 2, "identical": 2,
                                                 "speed_ratio": 1.0}),
-                          {"ledger": [None, 3, "ledger"], "summary": [None, {}, 3, {"seeds": 2}],
-                           "algorithm": [None, "", 3], "id": [None, "", 3]},
-                          ("ledger", "id", "algorithm", "summary")),
+                          ("ledger", "id", "algorithm", "summary"),
+                          extra={"ledger": ["ledger"], "summary": [{}, {"seeds": 2}]}),
     "bai.studies.soare2014.twin": C(lambda: dict(name="XY-static",
                                                  fn=_page("soare2014", "xy_static"), seeds=1),
-                                    {"name": ["G-static", None, 3], "fn": [None, 3],
-                                     "seeds": [0, -1, 1.5, None]}, ("name", "fn")),
+                                    ("name", "fn"), extra={"name": ["G-static"]}),
     "bai.studies.xu2018_lingape.twin": C(lambda: dict(rule="greedy",
                                                       fn=_page("xu2018_lingape", "empirical_best", "lingape"),
-                                                      seeds=1),
-                                         {"rule": ["nope", None, 3], "fn": [None, 3],
-                                          "seeds": [0, -1, 1.5, None]}, ("rule", "fn")),
+                                                      seeds=1), ("rule", "fn"),
+                                         extra={"rule": ["nope"]}),
     "bai.studies.fiez2019_rage.twin": C(lambda: dict(fn=_page("fiez2019_rage", "rage"), seeds=1),
-                                        {"fn": [None, 3], "seeds": [0, -1, 1.5, None]}, ("fn",)),
+                                        ("fn",)),
     "bai.studies.grover2018.twin": C(lambda: dict(feedback="full",
                                                   fn=_page("grover2018", "update_arm_sets", "lil_racing"), seeds=1),
-                                     {"feedback": ["nope", None, 3], "fn": [None, 3],
-                                      "seeds": [0, -1, 1.5, None],
-                                      "reading": ["nope", None, 3]}, ("feedback", "fn")),
-    "bai.studies.grover2018.twin_env": C(_m(feedback="full"), {"feedback": ["nope", None, 3]},
-                                         ("feedback",)),
+                                     ("feedback", "fn"),
+                                     extra={"feedback": ["nope"], "reading": ["nope"]}),
+    "bai.studies.grover2018.twin_env": C(_m(feedback="full"), ("feedback",),
+                                         extra={"feedback": ["nope"]}),
 })
 _RECORD = ("named record of a run's constants or state, built by the algorithm's checked face "
            "from checked arguments (the compiled loop's input)")
@@ -1943,9 +1600,8 @@ EXEMPT.update({
 
 CONTRACTS.update({
     "bai.claims.row_label": C(_m(row={"id": "c.x", "details": {"fields": {"alg": "G"}}},
-                                 claim_id="c"),
-                              {"row": [None, "c.x", 3, ["c.x"]], "claim_id": [None, 3, 1.5]},
-                              ("row", "claim_id")),
+                                 claim_id="c"), ("row", "claim_id"),
+                              extra={"row": ["c.x", ["c.x"]]}),
 })
 
 IN_PROGRESS_MODULES: set[str] = set()
@@ -1953,6 +1609,83 @@ IN_PROGRESS_MODULES: set[str] = set()
 # Public names whose contract is still to be written: none left (issue 15). A name may be put
 # here (with a reason) while its contract is written; the suite then stays green.
 DEFERRED: dict[str, str] = {}
+
+
+# ---------------------------------------------------------------------------------------------
+# the declarations
+# ---------------------------------------------------------------------------------------------
+
+#: Contracted callables that declare no constraints: no kind of bai.validation.KINDS fits what
+#: they refuse (their contract's ``extra`` values are tried), with a reason each.
+UNDECLARED: dict[str, str] = {
+    "bai.validation.check_int": "the valid range is an argument (minimum): the contract passes "
+                                "minimum=1 and tries the values of a count as extras",
+    "bai.validation.check_optional_int": "the valid range is an argument (minimum); as check_int",
+    "bai.validation.check_in_interval": "the interval is an argument (low, high): the contract "
+                                        "passes [0, 1] and tries a probability's values",
+    "bai.validation.check_names": "any name is of the right type: what it refuses is a name "
+                                  "missing from its other argument (known)",
+    "bai.studies.parse_overrides": "an empty list is valid; it refuses items that are not "
+                                   "KEY=VALUE strings (its extras)",
+    "bai.algorithms.glr.stable_key": "any int >= 0, float or name is a key: it refuses a "
+                                     "negative int and other types (its extras)",
+    "bai.algorithms.engine.stable_key": "the same function as bai.algorithms.glr.stable_key",
+    "bai.claims.format_resolution": "formats any real number, NaN and inf included (no "
+                                    "resolution); it refuses what is not a number (its extras)",
+    "bai.validation.constraints": "takes **kinds: the names it declares are its arguments; it "
+                                  "refuses an unknown kind naming the argument (its extras)",
+}
+
+
+def declared_parameters(obj) -> tuple[list, bool]:
+    """The parameter names a declaration may use (``*args`` included) and whether ``obj``
+    forwards ``**kwargs``."""
+    params = inspect.signature(obj).parameters.values()
+    named = [p.name for p in params if p.kind is not inspect.Parameter.VAR_KEYWORD]
+    return named, any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
+
+
+def declaration_problems(public: dict, contracts: dict, undeclared: dict) -> list[str]:
+    """What is wrong with the declarations of ``public`` (name -> object): a contracted callable
+    with neither a declaration nor a reason in ``undeclared``, a declared name that is not a
+    parameter, a kind that is not in KINDS or has no bad values in BAD."""
+    out = []
+    for name in sorted(contracts):
+        decl = declared_constraints(public[name])
+        if not decl and name not in undeclared:
+            out.append(f"{name}: declares no constraints (add @constraints(...) above it, or a "
+                       "reason to UNDECLARED)")
+        if decl and name in undeclared:
+            out.append(f"{name}: declares constraints but is listed in UNDECLARED")
+    for name, obj in sorted(public.items()):
+        decl = declared_constraints(obj)
+        if not decl:
+            continue
+        named, forwards = declared_parameters(obj)
+        for arg, kind in decl.items():
+            if arg not in named and not forwards:
+                out.append(f"{name}: declares {arg!r}, not a parameter")
+            if kind not in KINDS or BAD.get(kind) is None:
+                out.append(f"{name}: {arg} has kind {kind!r}, not a kind with bad values")
+    return out
+
+
+def _is_default(value, default) -> bool:
+    """Whether ``value`` is the parameter's own default (``None`` of an optional argument)."""
+    return value is default or (type(value) is type(default)
+                                and isinstance(value, (bool, int, float, str)) and value == default)
+
+
+def bad_pairs(contract: Contract, fn) -> list[tuple[str, object]]:
+    """The (argument, bad value) pairs of a contract: every bad value of every kind ``fn``
+    declares but the parameter's own default (an optional argument declares its kind, and
+    its default, ``None`` say, is valid), then the contract's extra values."""
+    params = inspect.signature(fn).parameters
+    empty = inspect.Parameter.empty
+    pairs = [(arg, v) for arg, kind in declared_constraints(fn).items() for v in BAD[kind]
+             if not _is_default(v, params[arg].default if arg in params else empty)]
+    pairs += [(arg, v) for arg, values in contract.extra.items() for v in values]
+    return pairs
 
 
 # ---------------------------------------------------------------------------------------------
@@ -2001,6 +1734,109 @@ def test_tables_name_existing_callables():
     assert not stale, f"tables name things that are not public any more: {stale}"
     both = sorted(set(CONTRACTS) & (set(EXEMPT) | set(DEFERRED)))
     assert not both, f"both contracted and exempt: {both}"
+
+
+def test_every_contract_declares_its_constraints():
+    """Every contracted callable declares the kinds of its arguments (or has a reason not to);
+    every declared name is a parameter and every kind has bad values."""
+    problems = declaration_problems(PUBLIC, CONTRACTS, UNDECLARED)
+    assert not problems, "\n".join(problems)
+    assert set(BAD) == set(KINDS), ("BAD and bai.validation.KINDS must list the same kinds: "
+                                    f"{sorted(set(BAD) ^ set(KINDS))}")
+    assert not set(UNDECLARED) - set(CONTRACTS), "UNDECLARED names a callable with no contract"
+
+
+def test_every_contract_tries_bad_values():
+    empty = sorted(n for n in CONTRACTS if not bad_pairs(CONTRACTS[n], PUBLIC[n]))
+    assert not empty, f"contracts without a bad value to try: {empty}"
+    for name, contract in CONTRACTS.items():
+        named, forwards = declared_parameters(PUBLIC[name])
+        wrong = [a for a in contract.extra if a not in named and not forwards]
+        assert not wrong, f"{name}: extra values for {wrong}, not parameters"
+
+
+def test_constraints_declares_without_wrapping():
+    """The decorator returns the callable itself, stores a read-only mapping, refuses a typo of
+    a parameter or of a kind at declaration (import) time, and a class's declaration is its
+    own (a subclass does not inherit it)."""
+    def f(n_runs, delta=0.1, **kw):
+        return n_runs
+
+    assert constraints(n_runs="count", delta="delta")(f) is f
+    assert dict(f.__constraints__) == {"n_runs": "count", "delta": "delta"}
+    with pytest.raises(TypeError):
+        f.__constraints__["n_runs"] = "pos"
+    assert inspect.signature(f) == inspect.signature(lambda n_runs, delta=0.1, **kw: 0)
+
+    def g(n_runs, delta=0.1):
+        return n_runs
+
+    with pytest.raises(TypeError, match=r"'n_run'.*did you mean 'n_runs'"):
+        constraints(n_run="count")(g)
+    with pytest.raises(ValueError, match=r"n_runs.*'cont'.*did you mean 'count'"):
+        constraints(n_runs="cont")
+    with pytest.raises(TypeError, match="n_runs"):
+        constraints(n_runs=3)
+    with pytest.raises(TypeError, match="already declares"):
+        constraints(n_runs="count")(constraints(n_runs="count")(g))
+
+    @constraints(a="pos")
+    @dataclass
+    class A:
+        a: float = 1.0
+
+    class B(A):
+        pass
+
+    assert dict(declared_constraints(A)) == {"a": "pos"} and not declared_constraints(B)
+    with pytest.raises(TypeError, match="'b'"):
+        constraints(b="pos")(dataclass(type("D", (), {"__annotations__": {"a": float}})))
+
+
+def _planted_module():
+    """A planted module: ``enforced`` checks what it declares, ``unenforced`` declares a count
+    and a delta but checks neither, ``undeclared`` declares nothing. (Argument names no Python
+    error message contains by chance: the test looks for the name in the message.)"""
+    from bai.validation import check_delta, check_int
+
+    mod = types.ModuleType("bai_planted")
+
+    @constraints(budget="count", confidence="delta")
+    def enforced(budget, confidence=0.1):
+        return check_int(budget, "budget", minimum=1) * check_delta(confidence, "confidence")
+
+    @constraints(budget="count", confidence="delta")
+    def unenforced(budget, confidence=0.1):
+        return budget * confidence
+
+    def undeclared(budget):
+        return budget
+
+    mod.enforced, mod.unenforced, mod.undeclared = enforced, unenforced, undeclared
+    mod.__all__ = ["enforced", "unenforced", "undeclared"]
+    return mod
+
+
+def test_a_declaration_the_body_does_not_enforce_fails():
+    """The generated cases run on a planted module: the function that checks its declaration
+    passes, every generated case of the one that does not fails (a bad value accepted, or an
+    error not naming the argument), and a public function without a declaration is reported."""
+    mod = _planted_module()
+    public = {f"bai_planted.{n}": getattr(mod, n) for n in mod.__all__}
+    contract = C(_m(budget=3, confidence=0.1), ("budget",))
+    pairs = bad_pairs(contract, mod.enforced)
+    assert len(pairs) == len(BAD["count"]) + len(BAD["delta"])
+    for arg, bad in pairs:
+        refuse(mod.enforced, contract, arg, bad, "bai_planted.enforced")
+    failed = []
+    for arg, bad in bad_pairs(contract, mod.unenforced):
+        with pytest.raises(pytest.fail.Exception, match="was accepted|not naming|raised"):
+            refuse(mod.unenforced, contract, arg, bad, "bai_planted.unenforced")
+        failed.append(arg)
+    assert len(failed) == len(pairs) and set(failed) == {"budget", "confidence"}
+    problems = declaration_problems(public, dict.fromkeys(public, contract), {})
+    assert problems == ["bai_planted.undeclared: declares no constraints (add @constraints(...) "
+                        "above it, or a reason to UNDECLARED)"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -2053,41 +1889,50 @@ def test_valid_arguments_give_finite_results(name):
     assert not _has_nan(out), f"{name} returned a NaN on valid arguments"
 
 
-def _corruptions(contract: Contract):
-    return st.sampled_from(sorted(contract.bad)).flatmap(
-        lambda arg: st.tuples(st.just(arg), st.sampled_from(bad_values(contract.bad[arg]))))
-
-
-def check_refused(name: str, arg: str, bad) -> None:
-    """Call ``name`` with valid arguments but ``arg = bad``: it must raise a ValueError or
-    TypeError naming ``arg`` within TIMEOUT seconds (never another exception, never return)."""
-    contract = CONTRACTS[name]
+def refuse(fn, contract: Contract, arg: str, bad, label: str) -> None:
+    """Call ``fn`` with ``contract``'s valid arguments but ``arg = bad``: it must raise a
+    ValueError or TypeError naming ``arg`` within TIMEOUT seconds (never another exception,
+    never return)."""
     kw = contract.make()
     kw[arg] = bad
     try:
-        out = _run(PUBLIC[name], kw, contract.pos)
+        out = _run(fn, kw, contract.pos)
     except (ValueError, TypeError) as exc:
         words = contract.names.get(arg, arg)
         words = (words,) if isinstance(words, str) else tuple(words)
-        assert any(w in str(exc) for w in words), (
-            f"{name}({arg}={bad!r}) raised {type(exc).__name__} not naming {words}: {exc}")
+        if not any(w in str(exc) for w in words):
+            pytest.fail(f"{label}({arg}={bad!r}) raised {type(exc).__name__} not naming "
+                        f"{words}: {exc}")
         return
     except _Timeout:
-        pytest.fail(f"{name}({arg}={bad!r}) ran for more than {TIMEOUT} s")
+        pytest.fail(f"{label}({arg}={bad!r}) ran for more than {TIMEOUT} s")
     except Exception as exc:  # noqa: BLE001 - the point of the test
-        pytest.fail(f"{name}({arg}={bad!r}) raised {type(exc).__name__}: {exc}")
-    pytest.fail(f"{name}({arg}={bad!r}) was accepted and returned {type(out).__name__}"
+        pytest.fail(f"{label}({arg}={bad!r}) raised {type(exc).__name__}: {exc}")
+    pytest.fail(f"{label}({arg}={bad!r}) was accepted and returned {type(out).__name__}"
                 + (" containing NaN" if _has_nan(out) else ""))
+
+
+def check_refused(name: str, arg: str, bad) -> None:
+    """:func:`refuse` on the public callable ``name`` and its contract."""
+    refuse(PUBLIC[name], CONTRACTS[name], arg, bad, name)
+
+
+def _pairs(name: str) -> list:
+    return bad_pairs(CONTRACTS[name], PUBLIC[name])
 
 
 @pytest.mark.parametrize("name", sorted(CONTRACTS))
 def test_bad_argument_is_refused_naming_it(name):
     """Hypothesis draws (argument, bad value) pairs of the contract, one corruption per call."""
-    contract = CONTRACTS[name]
+    contract, pairs = CONTRACTS[name], _pairs(name)
+    by_arg = {}
+    for arg, bad in pairs:
+        by_arg.setdefault(arg, []).append(bad)
 
     @settings(max_examples=contract.examples, deadline=None, derandomize=True, database=None,
               suppress_health_check=list(HealthCheck))
-    @given(_corruptions(contract))
+    @given(st.sampled_from(sorted(by_arg)).flatmap(
+        lambda arg: st.tuples(st.just(arg), st.sampled_from(by_arg[arg]))))
     def check(corruption):
         check_refused(name, *corruption)
 
@@ -2096,12 +1941,11 @@ def test_bad_argument_is_refused_naming_it(name):
 
 @pytest.mark.parametrize("name", sorted(CONTRACTS))
 def test_every_listed_bad_value_is_refused(name):
-    """The same, exhaustively: every bad value of every corrupted argument (the lists are
-    short, and a refusal is immediate, so this costs a few seconds for the whole table)."""
-    contract = CONTRACTS[name]
-    for arg, kind in contract.bad.items():
-        for bad in bad_values(kind):
-            check_refused(name, arg, bad)
+    """The same, exhaustively: every bad value of every declared kind and every extra value
+    (the lists are short, and a refusal is immediate, so this costs a few seconds for the whole
+    table)."""
+    for arg, bad in _pairs(name):
+        check_refused(name, arg, bad)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -258,6 +258,19 @@ def _split_package_docs(app, what, name, obj, options, lines):
         lines[:] = []
 
 
+def _declared_constraints(app, what, name, obj, options, lines):
+    """A function or class that declares the kinds of its arguments
+    (:func:`bai.validation.constraints`) lists them after its docstring, as literals (runs
+    after napoleon, on the reStructuredText it wrote)."""
+    if what not in ("function", "class"):
+        return
+    declared = getattr(obj, "__dict__", {}).get("__constraints__")
+    if not declared:
+        return
+    kinds = ", ".join(f"``{arg}``: ``{kind}``" for arg, kind in declared.items())
+    lines += ["", f":Declared constraints: {kinds} (:data:`bai.validation.KINDS`)", ""]
+
+
 def rules_outdated(app, env, added, changed, removed):
     """An incremental build re-reads the pages with a ``bai-api-rules`` or ``bai-api-index``
     block when the rule modules changed since the last build (a new rule file, say)."""
@@ -277,6 +290,7 @@ def rules_outdated(app, env, added, changed, removed):
 
 def setup(app):
     app.connect("autodoc-process-docstring", _split_package_docs)
+    app.connect("autodoc-process-docstring", _declared_constraints)
     app.connect("env-get-outdated", rules_outdated)
     app.add_directive("bai-api", BaiApiDirective)
     app.add_directive("bai-api-rules", BaiApiRulesDirective)

@@ -34,6 +34,7 @@ import os
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from .validation import constraints
 
 __all__ = ["DataSet", "DATA_SETS", "DATA_FILES", "data_file", "data_dir", "data_digest",
            "read_csv", "obd_tables", "battery_cells", "mip_runs"]
@@ -102,6 +103,7 @@ def _check_name(value, name: str) -> str:
     return value
 
 
+@constraints(rel="name")
 def data_file(rel: str) -> Path:
     """The path of a shipped file, ``rel`` relative to ``bai/data`` (e.g. ``"mip/runs.csv"``).
 
@@ -119,6 +121,7 @@ def data_file(rel: str) -> Path:
     return _extracted.enter_context(resources.as_file(node))  # pragma: no cover - zip installs
 
 
+@constraints(name="name")
 def data_dir(name: str) -> Path:
     """The folder of one data set (``"obd"``, ``"battery"`` or ``"mip"``) as a path."""
     name = _check_name(name, "name")
@@ -130,6 +133,7 @@ def data_dir(name: str) -> Path:
     return data_file(f"{name}/{DATA_SETS[name].files[0]}").parent  # pragma: no cover - zip
 
 
+@constraints(names="choice")
 def data_digest(*names: str) -> str:
     """SHA-1 (hex) of shipped tables: a key that changes whenever their bytes change.
 
@@ -153,6 +157,7 @@ def data_digest(*names: str) -> str:
     return h.hexdigest()
 
 
+@constraints(rel="name")
 def read_csv(rel: str, **kwargs):
     """``pandas.read_csv`` of a shipped table (``rel`` as in :func:`data_file`)."""
     import pandas as pd

@@ -35,6 +35,7 @@ import numpy as np
 from .algorithms import engine as E
 from .algorithms import fws, glr_baselines
 from .validation import check_bool, check_int
+from .validation import constraints
 
 __all__ = ["Trajectory", "SEEDS", "compare", "check_seeds", "check_fields", "recorded",
            "engine_trajectory", "RECORDED_RULES"]
@@ -87,6 +88,7 @@ def _arms(x) -> list:
             for a in x]
 
 
+@constraints(seeds="sequence")
 def check_seeds(seeds) -> list:
     """A non-empty sequence of non-negative integer seeds, as a list (``TypeError`` /
     ``ValueError`` naming ``seeds`` otherwise)."""
@@ -99,6 +101,7 @@ def check_seeds(seeds) -> list:
     return out
 
 
+@constraints(first="callable", second="callable", seeds="sequence", warm_up="bool")
 def compare(first, second, seeds=SEEDS, *, names=("readable", "compiled"),
             warm_up: bool = True):
     """Run ``first(seed)`` and ``second(seed)`` on every seed and compare the trajectories.
@@ -163,6 +166,7 @@ def compare(first, second, seeds=SEEDS, *, names=("readable", "compiled"),
     return pd.DataFrame(rows)
 
 
+@constraints(table="mapping", algorithm="name")
 def check_fields(table, algorithm: str, *, names=("readable", "compiled")) -> dict:
     """The keyword arguments of the chapter's ledger row (``ledger.qualitative(id, **fields)``)
     for the twin table of :func:`compare`: it holds when every seed gives identical
@@ -232,6 +236,7 @@ RECORDED_RULES = {"FWS": (fws.RULE, _fws_arm),
                   "LinGapE rule": (glr_baselines.LINGAPE, _lingape_arm)}
 
 
+@constraints(name="choice", capacity="count")
 def recorded(name: str, capacity: int) -> E.CompiledRule:
     """The compiled rule registered as ``name`` (a key of :data:`RECORDED_RULES`) with an
     ``update`` that records every arm it chooses (up to ``capacity``; ``info["arms"]``): its own
@@ -257,6 +262,7 @@ def recorded(name: str, capacity: int) -> E.CompiledRule:
                           result_cls=inner.result_cls)
 
 
+@constraints(name="choice", env="env", seed="count0")
 def engine_trajectory(name: str, env, seed: int, *, keep=None, **options) -> Trajectory:
     """One run of the engine's rule ``name`` as a chapter runs it (its registered library
     function with ``options``, on ``numpy.random.default_rng(seed)``, timed) with the arms of the

@@ -25,6 +25,7 @@ from .validation import (
     check_positive,
     check_probability_vector,
 )
+from .validation import constraints
 
 __all__ = [
     "GaussianLinearBandit",
@@ -109,6 +110,7 @@ class _LinearBandit:
         return _check_counts(c, c.shape)
 
 
+@constraints(X="matrix", theta="vector", sigma="pos")
 @dataclass
 class GaussianLinearBandit(_LinearBandit):
     r"""Linear bandit with Gaussian noise: pulling :math:`x` returns :math:`x^\top\theta+\mathcal N(0,\sigma^2)`.
@@ -171,6 +173,7 @@ class GaussianLinearBandit(_LinearBandit):
         return c * self.means + self.sigma * np.sqrt(c) * rng.standard_normal(c.shape)
 
 
+@constraints(X="matrix", theta="vector")
 @dataclass
 class BernoulliLinearBandit(_LinearBandit):
     r"""Linear bandit with Bernoulli rewards of mean :math:`x^\top\theta\in[0,1]`.
@@ -207,6 +210,7 @@ class BernoulliLinearBandit(_LinearBandit):
         return rng.binomial(c, np.broadcast_to(self.means, c.shape)).astype(float)
 
 
+@constraints(mu="matrix", q="vector", M="count0")
 @dataclass
 class SubpopulationGaussian:
     r"""The :math:`K\times L` model of Wu, Zheng, Zhu (BAICS), Sec. 2.
@@ -270,6 +274,7 @@ class SubpopulationGaussian:
         return c * self.mu + np.sqrt(c) * rng.standard_normal(c.shape)
 
 
+@constraints(means="array", sigmas="vector")
 @dataclass
 class DelayedFeedbackArms:
     r"""Stochastic arms whose reward arrives after a delay, with optional partial feedback.

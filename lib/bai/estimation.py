@@ -48,6 +48,7 @@ from scipy.special import zeta
 
 from .validation import (as_matrix, as_vector, check_delta, check_in_interval, check_int,
                          check_nonnegative, check_positive)
+from .validation import constraints
 
 __all__ = [
     "LeastSquares",
@@ -100,6 +101,7 @@ def _nonnegative_array(value, name: str, what: str = "") -> np.ndarray:
     return a
 
 
+@constraints(d="count", eta="nonneg")
 class LeastSquares:
     r"""Incremental (regularised) least squares, :math:`\hat\theta = A^{-1} b`.
 
@@ -187,6 +189,7 @@ class LeastSquares:
         return np.sqrt(np.einsum("ij,jk,ik->i", Y, self.A_inv, Y))
 
 
+@constraints(X="matrix", counts="vector", sums="vector")
 def ols(X, counts, sums) -> np.ndarray:
     """OLS estimate from per-arm counts and reward sums (sufficient statistics)."""
     X = as_matrix(X, "X")
@@ -195,6 +198,7 @@ def ols(X, counts, sums) -> np.ndarray:
     return est.theta
 
 
+@constraints(X="matrix", counts="vector", sums="vector", eta="pos")
 def ridge(X, counts, sums, eta: float = 1.0) -> np.ndarray:
     """Ridge estimate :math:`(\\eta I + A)^{-1} b` from sufficient statistics."""
     X = as_matrix(X, "X")
@@ -208,6 +212,7 @@ def ridge(X, counts, sums, eta: float = 1.0) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------
 
 
+@constraints(sigma="pos")
 def soare_c(sigma: float = 1.0) -> float:
     r"""The constant :math:`c=2\sqrt2\,\sigma` of Prop. 1 (Soare et al. 2014).
 
@@ -217,6 +222,7 @@ def soare_c(sigma: float = 1.0) -> float:
     return 2.0 * math.sqrt(2.0) * check_positive(sigma, "sigma")
 
 
+@constraints(n="samples1", K="count", delta="delta", union="choice")
 def soare_log_term(n, K: int, delta: float, *, union: str = "pairs") -> np.ndarray:
     r""":math:`\log_n(K^2/\delta)=\log(6n^2K^2/(\pi^2\delta))` (Soare et al. 2014, footnote 1).
 
@@ -235,6 +241,8 @@ def soare_log_term(n, K: int, delta: float, *, union: str = "pairs") -> np.ndarr
     return np.log(6.0 * n**2 * k / (math.pi**2 * delta))
 
 
+@constraints(norm_y="nonneg_arr", n="samples1", K="count", delta="delta", sigma="pos",
+             union="choice")
 def soare_static_width(norm_y, n, K: int, delta: float, sigma: float = 1.0, *,
                        union: str = "pairs") -> np.ndarray:
     r"""Prop. 1 of Soare et al. (2014): :math:`c\|y\|_{A^{-1}}\sqrt{\log_n(K^2/\delta)}`.
@@ -248,6 +256,7 @@ def soare_static_width(norm_y, n, K: int, delta: float, sigma: float = 1.0, *,
     return c * norm_y * np.sqrt(soare_log_term(n, K, delta, union=union))
 
 
+@constraints(j="count", K="count", delta="delta")
 def phase_index_log_term(j: int, K: int, delta: float) -> float:
     r""":math:`\log(2\pi^2K^2j^2/(6\delta))`: the log term of XY-adaptive's elimination in
     RAGE's code (Fiez et al. 2019), with the phase index :math:`j` in place of Soare et al.'s
@@ -275,6 +284,8 @@ def _soare_adaptive_radius_many(n, d, union, delta, sigma, eta, L2, S):
     return out
 
 
+@constraints(n="samples0", d="count", delta="delta", sigma="pos", eta="pos", L="pos", S="nonneg",
+             K="count")
 def soare_adaptive_radius(n, d: int, delta: float, *, sigma: float = 1.0, eta: float = 1.0,
                           L: float = 1.0, S: float = 1.0, K: int = 1) -> np.ndarray:
     r"""Prop. 2 of Soare et al. (2014) (Abbasi-Yadkori et al. 2011, Thm 2), as printed there:
@@ -342,6 +353,8 @@ def _lingape_radius_many(radius, R, S, reg, base, logdet, union, delta, d, t, L2
     return out
 
 
+@constraints(t="samples0", logdet_ratio="nonneg_arr", d="count", K="count", delta="delta",
+             reg="pos", R="pos", S="nonneg", L="pos", radius="choice", log_union="choice")
 def lingape_radius(t, logdet_ratio, *, d: int, K: int, delta: float, reg: float = 1.0,
                    R: float = 1.0, S: float = 0.0, L: float = 1.0, radius: str = "det",
                    log_union: str = "pairs"):
@@ -386,6 +399,7 @@ def lingape_radius(t, logdet_ratio, *, d: int, K: int, delta: float, reg: float 
     return out.reshape(shape) if len(shape) else out[0]
 
 
+@constraints(logdet_A="real", d="count", delta="delta", K="count", eta="pos", R="pos", S="nonneg")
 def abbasi_yadkori_radius(logdet_A, d: int, delta: float, *, K: int = 1, eta: float = 1.0,
                           R: float = 1.0, S: float = 1.0) -> np.ndarray:
     r""":math:`C_t=R\sqrt{2\log(K^2\det(A_t)^{1/2}\det(\eta I)^{-1/2}/\delta)}+\eta^{1/2}S`.
@@ -415,6 +429,7 @@ def abbasi_yadkori_radius(logdet_A, d: int, delta: float, *, K: int = 1, eta: fl
 # ---------------------------------------------------------------------------------------------
 
 
+@constraints(union="pos", delta_t="delta")
 def rage_log_term(union: float, delta_t: float) -> float:
     r""":math:`\log(k/\delta_t)`, the logarithm of RAGE's round sizes and widths (Fiez et al.
     2019, Alg. 1): :math:`k=|\mathcal Z|^2` in the paper, :math:`2|\mathcal Z|^2` and
@@ -428,6 +443,7 @@ def rage_log_term(union: float, delta_t: float) -> float:
     return math.log(union / delta_t)
 
 
+@constraints(norm_y="nonneg_arr", n_items="count", delta_t="delta")
 def rage_width(norm_y, n_items: int, delta_t: float) -> np.ndarray:
     r"""RAGE elimination width :math:`\|y\|_{A_t^{-1}}\sqrt{2\log(|\mathcal Z|^2/\delta_t)}`.
 
@@ -439,6 +455,8 @@ def rage_width(norm_y, n_items: int, delta_t: float) -> np.ndarray:
     return norm_y * math.sqrt(2.0 * rage_log_term(n_items**2, delta_t))
 
 
+@constraints(y="matrix", M_inv="matrix", X="matrix", design="array", theta_hat="vector", l="pos",
+             L="pos", e_s="nonneg")
 def alba_width(y, M_inv, X, design, theta_hat, *, l: float, L: float, e_s: float) -> np.ndarray:
     r"""The Y-ElimTil confidence width of the RAGE authors' ``ALBA_YELIM.py`` (``conf``), for
     the rows ``y`` (Tao, Blanco, Zhou 2018; from authors' code, verify): the minimum of
@@ -493,6 +511,7 @@ def _check_lil(a, c) -> tuple[float, float]:
     return a, c
 
 
+@constraints(delta="delta", a="pos", c="pos")
 def lil_b(delta: float, *, a: float = 0.6, c: float = 1.1) -> float:
     r""":math:`b=\frac c2\log(2\zeta(2a/c)/\delta)`, the offset that gives failure probability
     :math:`\delta` in :func:`lil_radius` (Grover et al. 2018, Lemma 1; Zhao et al. 2016)."""
@@ -501,6 +520,7 @@ def lil_b(delta: float, *, a: float = 0.6, c: float = 1.1) -> float:
     return c / 2.0 * math.log(2.0 * float(zeta(2.0 * a / c)) / delta)
 
 
+@constraints(a="pos", c="pos")
 def lil_log_constant(a: float = 0.6, c: float = 1.1) -> float:
     r""":math:`\log(2\zeta(2a/c))`, the constant in
     :math:`b(\delta')=\frac c2\log(2\zeta(2a/c)/\delta')` (Grover et al. 2018, Lemma 1; Zhao et al.
@@ -517,6 +537,7 @@ def lil_loglog(tau, logc):
     return math.log(math.log(tau) / logc + 1.0)
 
 
+@constraints(n="samples0", delta="delta", sigma="pos", a="pos", c="pos")
 def lil_radius(n, delta: float, sigma: float = 1.0, *, a: float = 0.6, c: float = 1.1,
                literal: bool = False) -> np.ndarray:
     r"""Finite-LIL radius for the mean of ``n`` i.i.d. :math:`\sigma`-sub-Gaussian samples.
@@ -558,6 +579,7 @@ def baics_threshold_kernel(t, delta):
     return math.log((1.0 + math.log(t)) / delta)
 
 
+@constraints(t="count", delta="delta")
 def baics_threshold(t, delta) -> float:
     r"""The stopping threshold of the BAICS experiments, :math:`\beta(t,\delta)=\ln((1+\ln t)/\delta)`
     (Wu, Zheng, Zhu, Sec. 4.2): stop when the GLR statistic :math:`Z(t)` exceeds it.
@@ -576,6 +598,7 @@ def baics_threshold(t, delta) -> float:
 CP_LEVEL = 0.95
 
 
+@constraints(k="count0", n="count", level="prob")
 def clopper_pearson(k: int, n: int, level: float = CP_LEVEL) -> tuple[float, float]:
     """Two-sided Clopper--Pearson interval for a binomial proportion ``k / n``, at ``level``
     (default :data:`CP_LEVEL`; Clopper and Pearson 1934): the ``(1 - level) / 2`` and

@@ -52,6 +52,7 @@ import numpy as np
 import pandas as pd
 
 from .validation import check_int
+from .validation import constraints
 
 __all__ = [
     "task_seed",
@@ -98,6 +99,7 @@ def available_cores() -> int:
     return max(1, int(n))
 
 
+@constraints(name="name", environ="mapping")
 def store_dir(name: str, environ: Mapping[str, str] | None = None) -> Path | None:
     """The folder of the result store for the experiment ``name`` (``$BAI_STORE/<name>``, the
     name reduced to letters, digits, ``.``, ``_`` and ``-``), or None when ``BAI_STORE`` is
@@ -124,6 +126,7 @@ def store_dir(name: str, environ: Mapping[str, str] | None = None) -> Path | Non
     return root_path.resolve() / safe
 
 
+@constraints(environ="mapping")
 def runtime_overrides(environ: Mapping[str, str] | None = None) -> dict:
     """The run-time overrides of :func:`run_experiment` set in the environment.
 
@@ -176,6 +179,7 @@ def runtime_overrides(environ: Mapping[str, str] | None = None) -> dict:
     return out
 
 
+@constraints(name="choice", profiles="mapping")
 def select_profile(name: str, profiles: Mapping[str, Mapping[str, Any]]) -> dict:
     """Return ``profiles[name]`` (a chapter's parameters), with a clear error for a bad name.
 
@@ -207,6 +211,7 @@ def _key_words(text: str, n: int = 4) -> tuple[int, ...]:
     return tuple(int.from_bytes(digest[4 * i: 4 * i + 4], "little") for i in range(n))
 
 
+@constraints(seed="count0", params="mapping", run="count0")
 def task_seed(seed: int, params: Mapping[str, Any], run: int) -> np.random.SeedSequence:
     """The ``SeedSequence`` of one task: master ``seed``, parameters and replication index."""
     seed = check_int(seed, "seed", minimum=0)
@@ -238,6 +243,7 @@ def _digest_tree(root: str) -> str:
     return h.hexdigest()
 
 
+@constraints(root="path")
 def package_digest(root: str | os.PathLike | None = None) -> str:
     """SHA-256 of every source and data file of the installed ``bai`` package.
 
@@ -400,6 +406,7 @@ def _update_code(h, code: types.CodeType, globals_: dict, seen: set, depth: int)
             _update(h, globals_[name], seen, depth + 1)
 
 
+@constraints(fn="callable")
 def code_fingerprint(fn: Callable) -> str:
     """A digest of the code a task function runs, for its checkpoints' keys.
 
@@ -465,6 +472,8 @@ def _run_task(fn, params, run, seed, checkpoint_path, code=""):
     return record
 
 
+@constraints(fn="callable", grid="records", n_runs="count", seed="count0", backend="choice",
+             n_jobs="count_none", checkpoint_dir="path")
 def run_experiment(
     fn: Callable[..., Mapping[str, Any]],
     grid: Iterable[Mapping[str, Any]],
@@ -672,6 +681,7 @@ def _run_dask(fn, pending, seed, n_jobs, scheduler, results, bar, code):
                 cluster.close()
 
 
+@constraints(df="frame", by="choice", value="choice")
 def summarise(df: pd.DataFrame, by, value: str) -> pd.DataFrame:
     """Mean, standard error and count of ``value`` per group ``by`` (a tidy summary table)."""
     if not isinstance(df, pd.DataFrame):

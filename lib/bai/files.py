@@ -16,10 +16,12 @@ import os
 import stat
 import tempfile
 from pathlib import Path
+from .validation import constraints
 
 __all__ = ["atomic_write"]
 
 
+@constraints(path="path", binary="bool")
 def atomic_write(path, data=None, *, write=None, binary: bool = False) -> Path:
     """Write ``data`` (a ``str``, or ``bytes`` with ``binary=True``), or whatever ``write(fh)``
     writes to the open file ``fh``, to ``path`` atomically (module docstring). The folder must

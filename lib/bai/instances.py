@@ -10,6 +10,7 @@ from . import datasets
 from .environments import BernoulliLinearBandit, GaussianLinearBandit
 from .validation import (as_vector, check_bool, check_int, check_nonnegative, check_positive,
                          check_rng)
+from .validation import constraints
 
 __all__ = ["soare_benchmark", "canonical_bandit", "many_arms", "unit_sphere",
            "transductive_example", "multivariate_testing", "CLICK_DATA_DIR", "click_data",
@@ -17,6 +18,7 @@ __all__ = ["soare_benchmark", "canonical_bandit", "many_arms", "unit_sphere",
            "click_instance", "prop1_instance"]
 
 
+@constraints(d="count", omega="pos", scale="pos", sigma="pos")
 def soare_benchmark(d: int, *, omega: float = 0.01, scale: float = 2.0,
                     sigma: float = 1.0) -> GaussianLinearBandit:
     r"""The benchmark of Soare, Lazaric, Munos (2014), Sec. 6 (also Xu et al. 2018 Fig. 1,
@@ -43,6 +45,7 @@ def soare_benchmark(d: int, *, omega: float = 0.01, scale: float = 2.0,
     return GaussianLinearBandit(X=X, theta=theta, sigma=sigma, name=f"soare(d={d}, omega={omega})")
 
 
+@constraints(means="array", sigma="pos")
 def canonical_bandit(means, *, sigma: float = 1.0) -> GaussianLinearBandit:
     r"""A standard multi-armed bandit as a linear one: :math:`\mathcal X=\{e_i\}`, :math:`\theta=\mu`.
 
@@ -62,6 +65,7 @@ def canonical_bandit(means, *, sigma: float = 1.0) -> GaussianLinearBandit:
 MANY_ARMS_SPREADS = ("code", "sd", "variance")
 
 
+@constraints(n="count", rng="rng", spread="choice", sigma="pos")
 def many_arms(n: int, rng, *, spread: str = "code", sigma: float = 1.0) -> GaussianLinearBandit:
     r"""Many arms with moderate gaps in :math:`\mathbb R^2` (Fiez et al. 2019, Fig. 1b).
 
@@ -96,6 +100,7 @@ def many_arms(n: int, rng, *, spread: str = "code", sigma: float = 1.0) -> Gauss
                                 name=f"many_arms(n={n}, spread={spread})")
 
 
+@constraints(n="count", d="count", rng="rng", sigma="pos")
 def unit_sphere(n: int, d: int, rng, *, sigma: float = 1.0) -> GaussianLinearBandit:
     r"""Arms drawn uniformly on the unit sphere of :math:`\mathbb R^d` (Fiez et al. 2019,
     Fig. 1c, following Tao et al. 2018).
@@ -137,6 +142,7 @@ def _paired_angles(d: int, angle: float):
     return V, theta
 
 
+@constraints(d="count", angle="pos", sigma="pos")
 def transductive_example(d: int, *, angle: float = 0.1, sigma: float = 1.0) -> GaussianLinearBandit:
     r"""The transductive example of Fiez et al. (2019), Fig. 1d.
 
@@ -151,6 +157,7 @@ def transductive_example(d: int, *, angle: float = 0.1, sigma: float = 1.0) -> G
                                 name=f"transductive(d={d}, angle={angle})")
 
 
+@constraints(D="count", rng="rng", weights="choice", sigma="pos")
 def multivariate_testing(D: int, rng, *, alpha1: float = 1.0, alpha2: float = 0.5,
                          weights: str = "paper", min_gap: float = 1e-5,
                          sigma: float = 1.0) -> GaussianLinearBandit:
@@ -245,6 +252,7 @@ def click_data():
     return X, theta, arms.copy()
 
 
+@constraints(ctr_scale="pos", rewards="choice")
 def click_theta(ctr_scale: float = 10.0, rewards: str = "01") -> np.ndarray:
     r"""The 36-dimensional parameter of the click instances after the reward scaling.
 
@@ -266,6 +274,7 @@ def click_theta(ctr_scale: float = 10.0, rewards: str = "01") -> np.ndarray:
     raise ValueError(f"rewards must be '01' or 'pm1', got {rewards!r}")
 
 
+@constraints(ctr_scale="pos")
 def click_candidates(ctr_scale: float = 10.0):
     """The candidate table of :func:`click_data` with the scaled mean reward ``mean``."""
     X, _, arms = click_data()
@@ -295,6 +304,8 @@ CLICK_BEST_RANGE = (0.06, 1.0)
 CLICK_OTHER_RANGE = (0.0, 0.035)
 
 
+@constraints(n_arms="count", rng="rng", ctr_scale="pos", gap="nonneg", reduce="bool",
+             distinct="bool")
 def click_instance(n_arms: int, rng, *, ctr_scale: float = 10.0,
                    best_range=CLICK_BEST_RANGE, other_range=CLICK_OTHER_RANGE, gap: float = 0.0,
                    reduce: bool = True, distinct: bool = True) -> BernoulliLinearBandit:
@@ -363,6 +374,7 @@ def click_instance(n_arms: int, rng, *, ctr_scale: float = 10.0,
         name=f"click(K={n_arms}, ctr_scale={ctr_scale:g}, candidates={','.join(map(str, idx))})")
 
 
+@constraints(d="count", sigma="pos")
 def prop1_instance(d: int, *, angle: float = 0.1, sigma: float = 1.0) -> GaussianLinearBandit:
     r"""The instance of Fiez et al. (2019), Prop. 1 (static allocations lose a factor :math:`d`).
 
@@ -384,6 +396,7 @@ from .environments import SubpopulationGaussian  # noqa: E402
 __all__ += ["baics_e1", "baics_e2", "baics_example", "BAICS_EXAMPLES"]
 
 
+@constraints(M="count0")
 def baics_e1(M: int = 3) -> SubpopulationGaussian:
     r"""Example 1 of Wu, Zheng, Zhu (BAICS), Sec. 5.1 (Table 1, Figure 1).
 
@@ -397,6 +410,7 @@ def baics_e1(M: int = 3) -> SubpopulationGaussian:
                                  [0.2, 0.3, 0.5], M=M, name="E1 (Sec. 5.1)")
 
 
+@constraints(M="count0")
 def baics_e2(M: int = 3) -> SubpopulationGaussian:
     r"""Example 2 of Wu, Zheng, Zhu (BAICS), Sec. 5.2 (Figure 2).
 
@@ -413,6 +427,7 @@ def baics_e2(M: int = 3) -> SubpopulationGaussian:
 BAICS_EXAMPLES = {"E1": baics_e1, "E2": baics_e2}
 
 
+@constraints(name="choice", M="count0")
 def baics_example(name: str, M: int = 3) -> SubpopulationGaussian:
     """The example of Sec. 5 called ``name`` (``"E1"`` or ``"E2"``): see :func:`baics_e1`."""
     if not isinstance(name, str):
@@ -439,6 +454,7 @@ def _unit_uniform(rng, d: int) -> np.ndarray:
     return v / np.linalg.norm(v)
 
 
+@constraints(rng="rng", query="choice", d="count", K="count", sigma="pos")
 def td22_table1(rng, *, query: str = "bai", d: int = 20, K: int = 50,
                 sigma: float = 1.0) -> GaussianLinearBandit:
     r"""An instance of Table 1 of Tirinzoni & Degenne (2022), drawn as their code draws it.
@@ -492,6 +508,7 @@ def td22_table1(rng, *, query: str = "bai", d: int = 20, K: int = 50,
                                 name=f"td22-table1({query}, K={K}, d={d})")
 
 
+@constraints(rng="rng", K="count", sigma="pos")
 def td22_figure1(rng, *, d: int = 10, K: int = 50, sigma: float = 1.0) -> GaussianLinearBandit:
     r"""The instance of Figure 1 of Tirinzoni & Degenne (2022), drawn as their code draws it
     (``experiments/linear_bai_elim.jl``, ``linear_bai_delta.jl``).

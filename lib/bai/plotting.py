@@ -11,12 +11,14 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import seaborn as sns
+from .validation import constraints
 
 __all__ = ["set_style", "level_colors", "errorbar_lines", "lower_bound_line", "PALETTE"]
 
 PALETTE = "colorblind"
 
 
+@constraints(context="choice")
 def set_style(context: str = "notebook") -> None:
     """The book's seaborn theme (white grid, colour-blind palette, readable sizes)."""
     if context not in ("paper", "notebook", "talk", "poster"):
@@ -31,6 +33,7 @@ def set_style(context: str = "notebook") -> None:
     })
 
 
+@constraints(levels="str")
 def level_colors(levels) -> dict:
     """A fixed colour per level (e.g. per algorithm), so that every figure of a chapter uses the
     same colour for the same algorithm."""
@@ -40,6 +43,7 @@ def level_colors(levels) -> dict:
     return dict(zip(levels, sns.color_palette(PALETTE, n_colors=max(len(levels), 1))))
 
 
+@constraints(summary="frame", x="choice", logy="bool", markers="bool")
 def errorbar_lines(summary: pd.DataFrame, *, x: str, hue: str, ax=None, mean: str = "mean",
                    se: str = "se", logy: bool = False, xlabel: str | None = None,
                    ylabel: str | None = None, markers: bool = True, colors: dict | None = None):
@@ -87,6 +91,7 @@ def errorbar_lines(summary: pd.DataFrame, *, x: str, hue: str, ax=None, mean: st
     return ax
 
 
+@constraints(label="str")
 def lower_bound_line(ax, x, y, *, label: str = "lower bound", **kw):
     """Draw a lower bound as a dashed black line on ``ax``."""
     if not hasattr(ax, "plot"):

@@ -39,6 +39,7 @@ from pathlib import Path
 from .claims import (ALTERNATIVE_ONLY, AS_PRINTED, CHECK_VERDICTS, INCONCLUSIVE, NOT_COMPARABLE,
                      NOT_REPRODUCED, PAPER_VERDICTS, format_ours, format_value, paper_claims,
                      row_label)
+from .validation import constraints
 
 __all__ = ["SCHEMA", "SCHEMA_VERSION", "COLUMNS", "RUNS_DIR", "claim_anchor", "save_runs",
            "dataset_rows", "write_dataset", "read_dataset", "recorded_dataset", "filter_rows",
@@ -103,6 +104,7 @@ VERDICT_NAMES = {"as printed": AS_PRINTED, "alternative": ALTERNATIVE_ONLY,
 _NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 
+@constraints(claim_id="name")
 def claim_anchor(claim_id: str) -> str:
     """The HTML anchor of a claim in the ledger: ``claim-`` and the id, each character outside
     ``[A-Za-z0-9.-]`` written ``_`` and its UTF-8 bytes in hex (``_`` itself too, so that two
@@ -147,6 +149,7 @@ def _atomic_write(path: Path, text: str) -> None:
         raise
 
 
+@constraints(name="name", chapter="name", folder="path")
 def save_runs(frame, name: str, chapter, *, figure: str = "", folder=None) -> Path:
     """Save the tidy per-run table behind a figure of a chapter, for the book's dataset.
 
@@ -216,6 +219,7 @@ def _flat_column(col):
     return col
 
 
+@constraints(claims_folder="path")
 def run_tables(claims_folder) -> dict[str, list[dict]]:
     """The per-run tables found under ``<claims_folder>/runs``: chapter -> ``[{"name",
     "figure", "rows", "columns", "path"}]`` (sorted by name)."""
@@ -295,6 +299,7 @@ def _record(data: dict, row: dict, *, claim_id: str, claim_verdict: str, claim_r
     }
 
 
+@constraints(ledgers="records")
 def dataset_rows(ledgers, urls: dict | None = None, ledger_page: str = "ledger.html") -> list[dict]:
     """One record per claim row of the chapters' claims files (dicts as
     :meth:`bai.claims.ClaimsLedger.write` writes them), with the columns of :data:`COLUMNS`.
@@ -359,6 +364,7 @@ def _check_rows(rows, name: str = "rows") -> list[dict]:
     return list(rows)
 
 
+@constraints(rows="records")
 def rows_to_csv(rows: list[dict]) -> str:
     """The dataset's rows as CSV text, the columns of :data:`COLUMNS` in order (``None`` is an
     empty cell)."""
@@ -375,6 +381,7 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
+@constraints(ledgers="records", out="path", runs_from="path")
 def write_dataset(ledgers, out, *, urls: dict | None = None, runs_from=None,
                   ledger_page: str = "ledger.html", built: str | None = None) -> dict:
     """Write the dataset into the folder ``out`` (``claims.csv``, ``claims.json``,
@@ -439,6 +446,7 @@ def write_dataset(ledgers, out, *, urls: dict | None = None, runs_from=None,
 # ---------------------------------------------------------------------------------------------
 
 
+@constraints(path="path")
 def read_dataset(path) -> dict:
     """A dataset written by :func:`write_dataset`: ``path`` is its ``claims.json`` or a folder
     holding it (``<html>/data`` or the HTML root). Returns the JSON payload (``rows`` and the
@@ -487,6 +495,7 @@ def _verdict(v: str) -> str:
                      f"{', '.join(repr(k) for k in VERDICT_NAMES)}), got {v!r}")
 
 
+@constraints(rows="records")
 def claims_of_rows(rows) -> list[list[dict]]:
     """The dataset's rows grouped by claim (``chapter``, ``claim_id``), in order; the deciding
     row first in each group."""
@@ -496,6 +505,7 @@ def claims_of_rows(rows) -> list[list[dict]]:
     return [sorted(g, key=lambda r: not r.get("deciding")) for g in groups.values()]
 
 
+@constraints(rows="records")
 def filter_rows(rows, *, paper: str | None = None, verdict: str | None = None,
                 reading: str | None = None, grep: str | None = None) -> list[list[dict]]:
     """The claims (groups of :func:`claims_of_rows`) that match every filter given:
@@ -543,6 +553,7 @@ def _ours(r: dict) -> str:
     return format_ours(claim)
 
 
+@constraints(width="count")
 def format_claims(groups, *, rows: bool = False, width: int = 100) -> str:
     """The claims of :func:`filter_rows` as text: per claim, its verdict, id, paper, the
     deciding row's label, paper value and ours ± SE, and its reason; with ``rows``, every row

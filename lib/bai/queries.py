@@ -69,6 +69,7 @@ import numba
 import numpy as np
 
 from .validation import as_matrix, as_vector, check_int, check_positive
+from .validation import constraints
 
 __all__ = ["Query", "BestArm", "TopM", "Thresholding", "as_query", "piece_glr", "closest_point",
            "piece_gradient", "halfspace", "answer_code", "piece_halfspaces",
@@ -296,6 +297,7 @@ def _tol(v: np.ndarray) -> float:
     return 1e-12 * max(1.0, float(np.abs(v).max()))
 
 
+@constraints(Z="matrix")
 class Query:
     """Base class of the queries (module docstring). A query is bound to its items ``Z`` (the
     rules bind it to ``env.Z``: :meth:`bind`); its answers are Python values (an item index, a
@@ -512,6 +514,7 @@ class Query:
         raise NotImplementedError
 
 
+@constraints(eps="nonneg", Z="matrix")
 class BestArm(Query):
     r"""Best-arm (best-item) identification, transductive, and with ``eps > 0`` the
     :math:`\varepsilon`-good answers: any item within ``eps`` of the best is correct, the rules
@@ -561,6 +564,7 @@ class BestArm(Query):
         return "BestArm()" if self.eps == 0 else f"BestArm(eps={self.eps:g})"
 
 
+@constraints(m="count", Z="matrix")
 class TopM(Query):
     """Top-m identification: the set of the ``m`` items of largest value (module docstring);
     answers are sorted tuples of item indices."""
@@ -605,6 +609,7 @@ class TopM(Query):
         return f"TopM(m={self.m})"
 
 
+@constraints(tau="real", Z="matrix")
 class Thresholding(Query):
     r"""Thresholding (sign identification): which items have :math:`z_k^\top\theta>\tau`
     (module docstring); answers are tuples of booleans, one per item."""
@@ -655,6 +660,7 @@ def _check_pd(V, name: str) -> None:
                          f"its smallest eigenvalue is {low:.3g}")
 
 
+@constraints(query="query", Z="matrix")
 def as_query(query, Z) -> Query:
     """``query`` bound to the items ``Z`` (``None``: :class:`BestArm`); a ``TypeError`` naming
     ``query`` for anything but a :class:`Query`, a ``ValueError`` when its own items differ."""
@@ -677,6 +683,7 @@ def as_query(query, Z) -> Query:
         raise ValueError(f"query: {exc}") from None
 
 
+@constraints(env="env", query="query", delta="delta")
 def expected_time_lower_bound(env, query, delta) -> float:
     r""":math:`T^*(\theta)\,\mathrm{kl}(\delta,1-\delta)` of ``query`` on the Gaussian linear
     bandit ``env`` (Garivier & Kaufmann 2016, Thm 1; :meth:`Query.t_star`); 0 for

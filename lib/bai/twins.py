@@ -30,6 +30,7 @@ import numpy as np
 
 from .engine_twins import check_seeds
 from .validation import check_int
+from .validation import constraints
 
 __all__ = ["Trajectory", "same", "compare", "record", "cell_source", "load_cells", "TAG"]
 
@@ -58,6 +59,7 @@ def _equal(a, b) -> bool:
     return bool(a == b)
 
 
+@constraints(a="object", b="object")
 def same(a: Trajectory, b: Trajectory) -> bool:
     """Whether two runs made the same decisions in the same order, stopped at the same time and
     gave the same answer."""
@@ -73,6 +75,7 @@ def _answer(x):
     return int(a) if a.ndim == 0 else a.tolist()
 
 
+@constraints(readable="callable", compiled="callable", seeds="count")
 def compare(readable: Callable[[int], Trajectory], compiled: Callable[[int], Trajectory],
             seeds) -> tuple:
     """Run ``compiled(seed)`` and ``readable(seed)`` on every seed (an int: ``range(seeds)``,
@@ -111,6 +114,7 @@ def compare(readable: Callable[[int], Trajectory], compiled: Callable[[int], Tra
                    "identical": int(table["identical"].sum()), "speed_ratio": ratio}
 
 
+@constraints(ledger="object", summary="mapping", algorithm="name", id="name")
 def record(ledger, id: str, algorithm: str, summary: dict, *, section: str = ""):
     """The identity check of ``algorithm`` as a book check of ``ledger``
     (:meth:`bai.claims.ClaimsLedger.qualitative`): decided by ``summary["holds"]`` (every seed
@@ -136,6 +140,7 @@ def record(ledger, id: str, algorithm: str, summary: dict, *, section: str = "")
 _CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(.*?)^```", re.S | re.M)
 
 
+@constraints(path="path", name="name")
 def cell_source(path, name: str) -> str:
     """The source of the code cell of the MyST notebook ``path`` tagged ``readable`` that
     defines ``name`` (a ``def name(`` line); the cell's options are left out."""
@@ -161,6 +166,7 @@ def cell_source(path, name: str) -> str:
     return found[0] + "\n"
 
 
+@constraints(path="path")
 def load_cells(path, names, namespace: dict | None = None) -> dict:
     """Execute the readable cells of ``path`` that define ``names`` (in that order) in
     ``namespace`` (a fresh dict by default) and return it: the page's own code."""

@@ -6,6 +6,12 @@ Unknown names (keyword arguments, options, keys of a mapping) are refused by
 :func:`check_names` and :func:`strict_keywords`, naming them and listing the known ones; the
 parameters of a study are declared with :class:`Param` and checked by
 :func:`check_parameters`.
+
+The arguments of a public function are declared with :func:`constraints` (in the manner of
+scikit-learn's ``validate_params``): ``@constraints(n_runs="count", delta="delta")`` records,
+on the function itself, the kind of each argument (a key of :data:`KINDS`). The body still does
+the checking; the declaration is what ``tests/test_contracts.py`` reads to generate its
+bad-argument cases, so a declaration the body does not enforce fails the tests.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import math
 import numbers
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import numpy as np
 
@@ -40,6 +47,9 @@ __all__ = [
     "strict_keywords",
     "Param",
     "check_parameters",
+    "KINDS",
+    "constraints",
+    "declared_constraints",
 ]
 
 
@@ -47,6 +57,111 @@ def _is_real_array(a: np.ndarray) -> bool:
     return a.dtype.kind in "biuf"
 
 
+# ---------------------------------------------------------------------------------------------
+# declared constraints
+# ---------------------------------------------------------------------------------------------
+
+#: The kinds of argument a public function declares with :func:`constraints`: name -> what a
+#: valid value is. ``tests/test_contracts.py`` holds the bad values of each kind and passes
+#: every one of them, one argument at a time, to every function that declares the kind.
+KINDS: Mapping[str, str] = MappingProxyType({
+    "count": "an integer >= 1 (bools, floats and strings refused)",
+    "count0": "an integer >= 0: an index, a number of pulls, a seed",
+    "delta": "a confidence level: a real number in the open interval (0, 1)",
+    "prob": "a probability or level: a finite real number in [0, 1]",
+    "pos": "a positive finite real number",
+    "posinf": "a positive real number, or inf (e.g. T* of an instance with no alternative)",
+    "nonneg": "a non-negative finite real number",
+    "nonneg_arr": "a non-negative finite real number, or an array of them (vectorised formulas)",
+    "real": "a finite real number",
+    "samples1": "a number of samples >= 1, possibly fractional (a continuous allocation)",
+    "samples0": "a number of samples >= 0, possibly fractional",
+    "matrix": "a finite 2-d real array, at least one row (rows are vectors, e.g. arms)",
+    "vector": "a finite 1-d real array of the expected length",
+    "array": "a finite 1-d real array (of any length the function accepts)",
+    "rng": "a numpy.random.Generator (one generator per run)",
+    "choice": "one of a fixed set of names or values (the error lists them)",
+    "bool": "True or False (numpy booleans accepted; integers and strings refused)",
+    "str": "a string",
+    "env": "an environment of the library (a bandit instance, bai.environments)",
+    "gaussian_env": "a linear bandit with Gaussian noise whose arms span R^d (GLR rules)",
+    "deltas": "a confidence level in (0, 1), or a non-empty list of distinct ones",
+    "delta_none": "None (the rule's default) or one or more distinct levels in (0, 1)",
+    "threshold": "a threshold name, or a non-empty list of distinct names (GLR stopping)",
+    "threshold_none": "None (the rule's default) or one or more distinct threshold names",
+    "stopping": "a stopping-rule name, or a non-empty list of distinct names",
+    "elimination": "None, \"selective\" or \"full\" (elimination in the sampling rule)",
+    "query": "None (the best item) or a bai.queries.Query",
+    "params": "a study's parameters: a dict holding the keys the function reads",
+    "count_none": "None (the default) or an integer >= 1",
+    "name": "a non-empty string (a name, an identifier, a label)",
+    "path": "a path: a str or an os.PathLike (of a file or folder the function reads)",
+    "mapping": "a dict (of the keys the function documents)",
+    "records": "a list of dict rows (a ledger's claims, a dataset's rows, a grid)",
+    "sequence": "a non-empty list or tuple (of the items the function documents)",
+    "frame": "a pandas DataFrame (with the columns the function reads)",
+    "callable": "a callable (a function or an object with __call__)",
+    "object": "an object of the documented type (a trajectory, a ledger, a rule...)",
+})
+
+
+def constraints(**kinds):
+    """Decorator: declare the kind of each named argument of a public function or class.
+
+    ``@constraints(env="env", n_runs="count", delta="delta")`` above a ``def`` (or above a
+    class or ``@dataclass``: the ``__init__`` parameters) checks, at import, that every name
+    is a parameter of the callable's signature (close matches suggested; ``*args`` declares
+    each of its items; a function taking ``**kwargs`` may declare the names it forwards) and
+    that every kind is a key of :data:`KINDS`, stores the declaration on the callable as
+    ``__constraints__`` (a read-only mapping: :func:`declared_constraints`) and returns the
+    callable itself, not a wrapper:
+    nothing is added to a call, and pickling, numba dispatch, ``inspect.signature`` and the
+    API documentation see the same object.
+
+    The declaration does not check the arguments: the body does, with the helpers of this
+    module. ``tests/test_contracts.py`` passes every bad value of every declared kind to the
+    function and requires a ``ValueError``/``TypeError`` naming the argument, so a declaration
+    the body does not enforce fails the tests.
+    """
+    if not kinds:
+        raise TypeError("constraints() needs at least one argument=kind pair")
+    for arg, kind in kinds.items():
+        if not isinstance(kind, str):
+            raise TypeError(f"{arg}: a kind must be a string (a key of bai.validation.KINDS), "
+                            f"got {type(kind).__name__}")
+        if kind not in KINDS:
+            check_names([kind], KINDS, f"constraints({arg}={kind!r})", what="kind",
+                        error=ValueError)
+    declared = MappingProxyType(dict(kinds))
+
+    def declare(obj):
+        if not callable(obj):
+            raise TypeError(f"constraints: a function or class is declared, got "
+                            f"{type(obj).__name__}")
+        label = f"{getattr(obj, '__qualname__', getattr(obj, '__name__', 'callable'))}()"
+        if "__constraints__" in getattr(obj, "__dict__", {}):
+            raise TypeError(f"constraints: {label} already declares its constraints")
+        try:
+            params = inspect.signature(obj).parameters.values()
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"constraints: {label} has no signature to check") from exc
+        named = [p.name for p in params if p.kind is not inspect.Parameter.VAR_KEYWORD]
+        forwards = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
+        if not forwards and not set(kinds) <= set(named):
+            check_names(kinds, named, f"constraints on {label}", what="parameter")
+        obj.__constraints__ = declared
+        return obj
+
+    return declare
+
+
+def declared_constraints(obj) -> Mapping:
+    """The constraints ``obj`` declares with :func:`constraints` (argument -> kind; empty when
+    none). A class's own declaration only: a subclass does not inherit its parent's."""
+    return getattr(obj, "__dict__", {}).get("__constraints__", MappingProxyType({}))
+
+
+@constraints(value="matrix")
 def as_matrix(value, name: str, *, min_rows: int = 1, n_cols: int | None = None) -> np.ndarray:
     """Return ``value`` as a finite 2-d float array, or raise naming ``name``."""
     if isinstance(value, (str, bytes)) or value is None:
@@ -71,6 +186,7 @@ def as_matrix(value, name: str, *, min_rows: int = 1, n_cols: int | None = None)
     return a
 
 
+@constraints(value="vector")
 def as_vector(value, name: str, *, size: int | None = None) -> np.ndarray:
     """Return ``value`` as a finite 1-d float array, or raise naming ``name``."""
     if isinstance(value, (str, bytes)) or value is None:
@@ -88,6 +204,7 @@ def as_vector(value, name: str, *, size: int | None = None) -> np.ndarray:
     return a
 
 
+@constraints(X="matrix")
 def check_spanning(X: np.ndarray, name: str = "X", *, tol: float = 1e-10) -> None:
     """Raise unless the rows of ``X`` span R^d (needed for least squares to be identifiable)."""
     X = as_matrix(X, name)
@@ -100,6 +217,7 @@ def check_spanning(X: np.ndarray, name: str = "X", *, tol: float = 1e-10) -> Non
         )
 
 
+@constraints(X="matrix")
 def check_arms(X, name: str = "X", *, min_arms: int = 2, spanning: bool = True) -> np.ndarray:
     """Validate an arm matrix: 2-d, finite, at least ``min_arms`` rows, rows spanning R^d."""
     X = as_matrix(X, name)
@@ -112,6 +230,7 @@ def check_arms(X, name: str = "X", *, min_arms: int = 2, spanning: bool = True) 
     return X
 
 
+@constraints(delta="delta")
 def check_delta(delta, name: str = "delta") -> float:
     """A confidence level must be a real number in the open interval (0, 1)."""
     if isinstance(delta, bool) or not isinstance(delta, numbers.Real):
@@ -122,6 +241,7 @@ def check_delta(delta, name: str = "delta") -> float:
     return delta
 
 
+@constraints(value="pos")
 def check_positive(value, name: str) -> float:
     """A strictly positive finite real number."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
@@ -132,6 +252,7 @@ def check_positive(value, name: str) -> float:
     return value
 
 
+@constraints(value="nonneg")
 def check_nonnegative(value, name: str) -> float:
     """A non-negative finite real number."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
@@ -152,6 +273,7 @@ def check_int(value, name: str, *, minimum: int | None = None) -> int:
     return value
 
 
+@constraints(value="vector")
 def check_probability_vector(value, name: str, *, size: int | None = None,
                              atol: float = 1e-8) -> np.ndarray:
     """A non-negative vector summing to one (a design on the simplex)."""
@@ -164,6 +286,7 @@ def check_probability_vector(value, name: str, *, size: int | None = None,
     return np.clip(p, 0.0, None) / np.clip(p, 0.0, None).sum()
 
 
+@constraints(rng="rng")
 def check_rng(rng, name: str = "rng") -> np.random.Generator:
     """A ``numpy.random.Generator`` (every simulation in the book takes one), else ``TypeError``."""
     if not isinstance(rng, np.random.Generator):
@@ -190,6 +313,7 @@ def check_optional_int(value, name: str, *, minimum: int | None = None) -> int |
     return None if value is None else check_int(value, name, minimum=minimum)
 
 
+@constraints(value="bool")
 def check_bool(value, name: str) -> bool:
     """A ``bool`` (numpy booleans accepted); integers and strings refused."""
     if not isinstance(value, (bool, np.bool_)):
@@ -197,6 +321,7 @@ def check_bool(value, name: str) -> bool:
     return bool(value)
 
 
+@constraints(value="choice")
 def check_choice(value, name: str, choices) -> object:
     """One of ``choices`` (compared by equality; unhashable values refused with a TypeError)."""
     choices = tuple(choices)
@@ -211,6 +336,7 @@ def check_choice(value, name: str, choices) -> object:
     return value
 
 
+@constraints(values="vector")
 def check_unique_best(values, name: str = "env", *, what: str = "arm", rtol: float = 1e-12) -> int:
     """Index of the unique largest entry of ``values``, or a ``ValueError`` naming ``name``.
 
@@ -250,6 +376,7 @@ def check_names(given, known, name: str, *, what: str = "keyword argument",
     raise error(msg)
 
 
+@constraints(fn="callable")
 def strict_keywords(fn):
     """Decorator: a call of ``fn`` with a keyword argument that ``fn`` does not take raises a
     ``TypeError`` naming it (and its close match) and listing ``fn``'s keyword arguments, before
@@ -279,6 +406,7 @@ _KINDS = {int: "an integer", float: "a real number", bool: "True or False", str:
           list: "a list"}
 
 
+@constraints(minimum="real", maximum="real")
 @dataclass(frozen=True)
 class Param:
     """A declared parameter of a study (a chapter's profile key): its type and range, checked
@@ -418,6 +546,7 @@ class Param:
         return value
 
 
+@constraints(P="mapping", spec="mapping")
 def check_parameters(P, spec, name: str = "P") -> Mapping:
     """``P`` (a study's parameters) when every key declared in ``spec`` (name ->
     :class:`Param`) holds a valid value, then every declaration's ``build(P)`` succeeds; else a

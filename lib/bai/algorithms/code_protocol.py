@@ -38,6 +38,7 @@ import numba
 import numpy as np
 
 from ..validation import as_matrix, check_choice, check_int, check_rng
+from ..validation import constraints
 from .fws import is_square, solve_matrix_game
 from .glr import GLRResult, check_deltas, check_env, design_inverse
 from .kernels import adahedge_update, adahedge_weights
@@ -54,6 +55,7 @@ _CHUNK = 4096
 LT_U = 0.1
 
 
+@constraints(X="matrix", rng="rng")
 def random_spanner(X, rng) -> tuple[np.ndarray, np.ndarray]:
     """The code's Lazy TaS initial phase: arms drawn uniformly at random until the drawn arms
     span R^d. Returns ``(sequence, spanner)``: every draw (all pulled), and the rank-raising

@@ -33,11 +33,13 @@ import numpy as np
 from ..designs import greedy_allocation
 from ..validation import (check_int, check_nonnegative, check_optional_int, check_positive,
                           check_rng)
+from ..validation import constraints
 
 __all__ = ["RunResult", "RunsResult", "geometric_grid", "checks_after", "run_generators",
            "run_streams", "simulate_static_path"]
 
 
+@constraints(start="count0", stop="count", ratio="nonneg")
 def geometric_grid(start: int, stop: int, ratio: float) -> np.ndarray:
     r"""Steps :math:`n_0=` ``start``, :math:`n_{i+1}=\max(n_i+1,\lceil n_i(1+r)\rceil)` up to ``stop``.
 
@@ -158,6 +160,7 @@ class RunsResult:
         return df
 
 
+@constraints(rng="rng", n_runs="count")
 def run_generators(rng, n_runs: int, *keys) -> list:
     """The generators of ``n_runs`` runs drawn from ``rng``: one draw ``base`` of ``rng``, then
     run ``r``'s :func:`bai.algorithms.glr.run_generator` ``(base, *keys, r)``. A run's numbers
@@ -170,6 +173,7 @@ def run_generators(rng, n_runs: int, *keys) -> list:
     return [run_generator(base, *keys, r) for r in range(n_runs)]
 
 
+@constraints(rng="rng", n_runs="count")
 def run_streams(rng, n_runs: int):
     r"""The random streams of a batch of ``n_runs`` runs that share a reward-independent
     allocation path: one draw ``base`` of ``rng``, then the path's tie-breaking generator
@@ -185,6 +189,7 @@ def run_streams(rng, n_runs: int):
     return run_generator(base, "ties"), [run_generator(base, "noise", r) for r in range(n_runs)]
 
 
+@constraints(n="count0", stop="count0", ratio="nonneg", cap="count_none")
 def checks_after(n: int, stop: int, ratio: float, cap: int | None = None) -> np.ndarray:
     r"""The steps of the grid of checks after ``n`` up to ``stop``:
     :math:`n_{i+1}=\max(n_i+1,\lceil n_i(1+r)\rceil)` from :math:`n_0=n` (so ``n`` must be a grid

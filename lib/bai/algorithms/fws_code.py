@@ -50,6 +50,7 @@ import numba
 import numpy as np
 
 from ..validation import as_matrix, as_vector, check_choice, check_int
+from ..validation import constraints
 from .code_protocol import (RULE_FWS, best_arm, code_alternatives, code_metric_step,
                             fw_direction, run_protocol)
 from .fws import is_square
@@ -68,6 +69,8 @@ class FWSCodeResult(GLRResult):
     the zero-sum game)."""
 
 
+@constraints(env="gaussian_env", rng="rng", deltas="deltas", threshold="threshold",
+             max_samples="count", estimate="choice", metric="choice")
 def fws_code(env, rng, *, deltas=(0.1,), threshold="heuristic", max_samples: int = 10**7,
              estimate: str = "lse", metric: str = "code") -> FWSCodeResult:
     r"""One run of FWS with the reference code's metric (module docstring), after one pull of
@@ -109,6 +112,8 @@ def fws_code(env, rng, *, deltas=(0.1,), threshold="heuristic", max_samples: int
     return res
 
 
+@constraints(env="gaussian_env", n_runs="count", rng="rng", deltas="deltas", threshold="threshold",
+             max_samples="count")
 def fws_code_runs(env, n_runs: int, rng, **kw):
     """``n_runs`` runs of :func:`fws_code` (a ``RunsResult``), run ``r`` from its own
     generator."""
@@ -135,6 +140,7 @@ def _oracle(X, theta, steps):
     return 1.0 / np.min(F), x
 
 
+@constraints(X="matrix", theta="vector", steps="count")
 def oracle_code(X, theta, steps: int = ORACLE_STEPS) -> tuple[float, np.ndarray]:
     r"""The reference code's ``oracle_linear_bai`` (module docstring): ``(T_code, x)``, the
     inverse of the code's value at its last FW iterate and that iterate. The code prints

@@ -87,6 +87,7 @@ from ..environments import GaussianLinearBandit
 from ..lower_bounds import kl_delta, linear_expected_time_lower_bound, linear_t_star
 from ..validation import (as_matrix, as_vector, check_bool, check_delta, check_int,
                           check_nonnegative, check_positive, check_rng)
+from ..validation import constraints
 from . import stopping as _stopping
 from .common import RunResult, RunsResult
 from .kernels import ctrack, matvec, quad, quad_cols, quad_row, rows_dot, rows_sub, sm_update
@@ -118,6 +119,7 @@ t_star = linear_t_star
 kl_bernoulli = kl_delta
 
 
+@constraints(X="matrix", theta="vector", delta="delta", Z="matrix", sigma="pos")
 def expected_time_lower_bound(X, theta, delta, Z=None, sigma: float = 1.0) -> float:
     r""":math:`T^*(\theta)\,\mathrm{kl}(\delta,1-\delta)` (Garivier and Kaufmann 2016, Thm 1):
     :func:`bai.lower_bounds.linear_expected_time_lower_bound` with ``exact_kl`` (0 for
@@ -130,6 +132,7 @@ def expected_time_lower_bound(X, theta, delta, Z=None, sigma: float = 1.0) -> fl
 # ---------------------------------------------------------------------------------------------
 
 
+@constraints(env="gaussian_env")
 def check_env(env, query=None) -> GaussianLinearBandit:
     """A Gaussian linear bandit whose arms span R^d and whose answer to ``query`` (default: the
     best item) is unique at ``env.theta``."""
@@ -153,6 +156,7 @@ def check_env(env, query=None) -> GaussianLinearBandit:
     return env
 
 
+@constraints(deltas="deltas")
 def check_deltas(deltas, name: str = "deltas") -> np.ndarray:
     """A non-empty sequence of distinct confidence levels in (0, 1) (a number is one level)."""
     if isinstance(deltas, numbers.Real) and not isinstance(deltas, bool):
@@ -165,6 +169,7 @@ def check_deltas(deltas, name: str = "deltas") -> np.ndarray:
     return out
 
 
+@constraints(threshold="threshold")
 def check_thresholds(threshold, name: str = "threshold") -> tuple:
     """A threshold (a name of :data:`THRESHOLDS`, a :class:`~bai.algorithms.stopping.Threshold`
     or a function beta(t, delta)) or a non-empty sequence of them with distinct names, as a tuple
@@ -172,6 +177,7 @@ def check_thresholds(threshold, name: str = "threshold") -> tuple:
     return _stopping.check_thresholds(threshold, name)
 
 
+@constraints(X="matrix")
 def spanner(X) -> np.ndarray:
     """The first rank-raising arms of ``X`` in index order (``d`` indices): the initial pulls."""
     X = as_matrix(X, "X")
@@ -375,6 +381,7 @@ def design_inverse(X, w):
 # ---------------------------------------------------------------------------------------------
 
 
+@constraints(name="threshold", t="count", delta="delta", logdet="nonneg", u="pos")
 def threshold_value(name, t, delta, *, logdet: float = 0.0, u: float = MIXTURE_U) -> float:
     r""":math:`\beta(t,\delta)` of threshold ``name`` (a name of :data:`THRESHOLDS` or a
     :class:`~bai.algorithms.stopping.Threshold`; ``logdet`` is :math:`\log\det(I+V_t/(uc))`,
@@ -390,6 +397,7 @@ def threshold_value(name, t, delta, *, logdet: float = 0.0, u: float = MIXTURE_U
     return thr(t, delta, logdet=logdet, u=u)
 
 
+@constraints(X="matrix", Z="matrix", counts="vector", sums="vector", sigma="pos")
 def glr_statistic(X, Z, counts, sums, sigma: float = 1.0, query=None) -> tuple:
     r"""``(answer, Lambda)`` of the GLR statistic from per-arm counts and reward sums (least
     squares; the counts' Gram matrix must be invertible): the empirical answer of ``query``
@@ -477,6 +485,7 @@ def stable_key(x) -> int:
     raise TypeError(f"x (a run's key) must be a name, a float or a non-negative int, got {x!r}")
 
 
+@constraints(seed="count0")
 def run_generator(seed, *keys) -> np.random.Generator:
     """The generator of one run: PCG64 (NumPy's default) seeded by
     ``SeedSequence(seed, spawn_key=keys)``, the keys through :func:`stable_key`."""
@@ -485,6 +494,8 @@ def run_generator(seed, *keys) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(ss))
 
 
+@constraints(one="callable", env="env", n_runs="count", rng="rng", deltas="deltas",
+             max_samples="count")
 def simulate_runs(one, env, n_runs: int, rng, **kw) -> RunsResult:
     """``n_runs`` runs of the single-run function ``one(env, rng, **kw)``, run ``r`` from its own
     generator :func:`run_generator` ``(b, r)`` with ``b`` one draw of ``rng``: a run does not
@@ -524,6 +535,7 @@ def simulate_runs(one, env, n_runs: int, rng, **kw) -> RunsResult:
                       counts=np.stack([r.counts for r in runs]), info=info)
 
 
+@constraints(res="frame")
 def runs_table(res: RunsResult):
     """Tidy table of a :func:`simulate_runs` result: one row per (run, [stopping rule,]
     threshold, delta)."""

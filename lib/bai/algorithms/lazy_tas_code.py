@@ -44,6 +44,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..validation import check_delta, check_int, check_rng
+from ..validation import constraints
 from .code_protocol import LT_U, RULE_LT, random_spanner, run_protocol
 from .glr import GLRResult, check_env, simulate_runs
 
@@ -58,6 +59,7 @@ LT_EQ9 = "beta_lt_eq9"
 FW_STEPS = 1000
 
 
+@constraints(t="count", delta="delta", d="count")
 def beta_lt(t, delta, d: int) -> float:
     r""":math:`\beta_{LT}(t,\delta)=(1+u)(\log(1/\delta)+\frac12\log t+\frac d2\log(1+1/u))`,
     :math:`u=0.1` (Jedra and Proutière 2020, App. A.1, the "modified threshold"; the FWS code's
@@ -75,6 +77,8 @@ class LazyTaSCodeResult(GLRResult):
     ``info["spanner"]``: the random spanner :math:`A_0`)."""
 
 
+@constraints(env="gaussian_env", rng="rng", deltas="deltas", threshold="threshold",
+             max_samples="count", fw_steps="count", estimate="choice")
 def lazy_tas_code(env, rng, *, deltas=(0.1,), threshold=("heuristic", LT_THRESHOLD, LT_EQ9),
                   max_samples: int = 10**7, fw_steps: int = FW_STEPS,
                   estimate: str = "lse") -> LazyTaSCodeResult:
@@ -118,6 +122,8 @@ def lazy_tas_code(env, rng, *, deltas=(0.1,), threshold=("heuristic", LT_THRESHO
     return res
 
 
+@constraints(env="gaussian_env", n_runs="count", rng="rng", deltas="deltas", threshold="threshold",
+             max_samples="count")
 def lazy_tas_code_runs(env, n_runs: int, rng, **kw):
     """``n_runs`` runs of :func:`lazy_tas_code` (a ``RunsResult``; every pair in ``info``)."""
     return simulate_runs(lazy_tas_code, env, n_runs, rng, **kw)

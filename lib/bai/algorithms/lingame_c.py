@@ -36,6 +36,7 @@ import numpy as np
 from .code_protocol import RULE_CGC, run_protocol
 from .kernels import ADAHEDGE_DELTA0
 from .glr import GLRResult, check_env, simulate_runs
+from ..validation import constraints
 
 __all__ = ["LinGameCResult", "lingame_c", "lingame_c_runs"]
 
@@ -45,6 +46,8 @@ class LinGameCResult(GLRResult):
     """One run of LinGame-C (``info["pair_counts"]``: the final pair counts :math:`P`)."""
 
 
+@constraints(env="gaussian_env", rng="rng", deltas="deltas", threshold="threshold",
+             max_samples="count", estimate="choice")
 def lingame_c(env, rng, *, deltas=(0.1,), threshold="heuristic", max_samples: int = 10**7,
               estimate: str = "lse") -> LinGameCResult:
     """One run of LinGame-C (module docstring).
@@ -71,6 +74,8 @@ def lingame_c(env, rng, *, deltas=(0.1,), threshold="heuristic", max_samples: in
     return res
 
 
+@constraints(env="gaussian_env", n_runs="count", rng="rng", deltas="deltas", threshold="threshold",
+             max_samples="count")
 def lingame_c_runs(env, n_runs: int, rng, **kw):
     """``n_runs`` runs of :func:`lingame_c` (a ``RunsResult``)."""
     return simulate_runs(lingame_c, env, n_runs, rng, **kw)

@@ -78,6 +78,7 @@ from ..designs import (PairwiseDifferences, frank_wolfe_design, oracle_direction
 from ..environments import BernoulliLinearBandit, GaussianLinearBandit
 from ..estimation import alba_width, rage_log_term  # noqa: F401  (alba_width: old home)
 from ..validation import check_rng, as_matrix, as_vector, check_delta, check_int, check_positive
+from ..validation import constraints
 from .common import RunResult, RunsResult, run_generators
 
 __all__ = ["RAGEResult", "rage", "rage_runs", "theorem2_bound", "theorem2_terms",
@@ -101,6 +102,7 @@ READINGS = ("paper", "code", "code-gap")
 # ---------------------------------------------------------------------------------------------
 
 
+@constraints(support_size="count", epsilon="pos")
 def r_epsilon(support_size: int, epsilon: float) -> int:
     r""":math:`r(\epsilon)=\lceil 2p/\epsilon\rceil` (App. B, Prop. 2; = ``2*factor*p`` in the code)."""
     p = check_int(support_size, "support_size", minimum=1)
@@ -108,6 +110,8 @@ def r_epsilon(support_size: int, epsilon: float) -> int:
     return int(math.ceil(2.0 * p / epsilon - 1e-9))
 
 
+@constraints(t="count", rho_t="pos", epsilon="pos", n_items="count", delta="delta",
+             support_size="count", reading="choice")
 def round_size(t: int, rho_t: float, epsilon: float, n_items: int, delta: float, support_size: int,
                *, reading: str = "paper") -> int:
     r""":math:`N_t=\max\{\lceil2(2^t)^2\rho_t(1+\epsilon)\log(|\mathcal Z|^2/\delta_t)\rceil,r(\epsilon)\}`
@@ -309,6 +313,8 @@ def _run(setup: _Setup, rng, max_rounds: int, max_samples: int,
 
 
 
+@constraints(env="env", rng="rng", delta="delta", epsilon="pos", solver="choice", reading="choice",
+             max_rounds="count", max_samples="count")
 def rage(env, rng, *, delta: float = 0.05, epsilon: float = 0.1, solver: str = "fast",
          reading: str = "paper", max_rounds: int = 64, max_samples: int = 10**15) -> RAGEResult:
     r"""One run of RAGE (Fiez et al. 2019, Algorithm 1).
@@ -337,6 +343,7 @@ def rage(env, rng, *, delta: float = 0.05, epsilon: float = 0.1, solver: str = "
     return _run(setup, rng, max_rounds, max_samples)
 
 
+@constraints(env="env", n_runs="count", rng="rng", delta="delta", keep_sets="bool")
 def rage_runs(env, n_runs: int, rng, *, delta: float = 0.05, epsilon: float = 0.1,
               solver: str = "fast", reading: str = "paper", max_rounds: int = 64,
               max_samples: int = 10**15, keep_sets: bool = False) -> RunsResult:
@@ -374,6 +381,7 @@ def rage_runs(env, n_runs: int, rng, *, delta: float = 0.05, epsilon: float = 0.
 # ---------------------------------------------------------------------------------------------
 
 
+@constraints(Z="matrix", theta="vector")
 def ideal_active_sets(Z, theta) -> list:
     r"""The sets :math:`\mathcal S_t=\{z:\Delta(z)\le4\cdot2^{-t}\}` for
     :math:`t=1..\lceil\log_2(4/\Delta_{\min})\rceil` (Theorem 2), as index arrays."""
@@ -388,12 +396,14 @@ def ideal_active_sets(Z, theta) -> list:
     return [np.flatnonzero(gaps <= 4.0 * 2.0**-t) for t in range(1, T + 1)]
 
 
+@constraints(X="matrix", Z="matrix", theta="vector", delta="delta", epsilon="pos")
 def theorem2_bound(X, Z, theta, delta: float, epsilon: float = 0.1, *,
                    support_size: int | None = None) -> float:
     r"""Theorem 2's phase-sum bound: the sum of :func:`theorem2_terms` (see there)."""
     return float(sum(theorem2_terms(X, Z, theta, delta, epsilon, support_size=support_size)))
 
 
+@constraints(X="matrix", Z="matrix", theta="vector", delta="delta", epsilon="pos")
 def theorem2_terms(X, Z, theta, delta: float, epsilon: float = 0.1, *,
                    support_size: int | None = None, rho_values: dict | None = None) -> list:
     r"""The terms of Theorem 2's phase-sum bound on RAGE's sample count (holds w.p.
@@ -551,6 +561,7 @@ def _alba_run(setup: _AlbaSetup, rng, max_steps: int, max_samples: int) -> RAGER
                       counts=counts_total, rounds=steps, round_sizes=sizes, active_sizes=act_sizes)
 
 
+@constraints(env="env", rng="rng", delta="delta", max_steps="count", max_samples="count")
 def alba(env, rng, *, delta: float = 0.05, max_steps: int = 10_000,
          max_samples: int = 10**15) -> RAGEResult:
     r"""One run of ALBA with Y-ElimTil (Tao et al. 2018), as in the RAGE authors' ``ALBA_YELIM.py``
@@ -576,6 +587,7 @@ def alba(env, rng, *, delta: float = 0.05, max_steps: int = 10_000,
     return _alba_run(setup, rng, max_steps, max_samples)
 
 
+@constraints(env="env", n_runs="count", rng="rng", delta="delta", max_steps="count")
 def alba_runs(env, n_runs: int, rng, *, delta: float = 0.05, max_steps: int = 10_000,
               max_samples: int = 10**15) -> RunsResult:
     """``n_runs`` independent :func:`alba` runs (run ``r`` from its own generator, designs cached
@@ -612,6 +624,7 @@ def _sub_sums(env, counts, idx, rng):
     return rng.binomial(counts, np.broadcast_to(m, counts.shape)).astype(float)
 
 
+@constraints(env="env", n_runs="count", rng="rng", delta="delta", kind="choice", solver="choice")
 def xy_phased_runs(env, n_runs: int, rng, *, kind: str = "static", delta: float = 0.05,
                    gamma: float | None = None, solver: str = "fast", design=None,
                    increment: int = 1, offset: int = 0, max_samples: int = 10**11,
@@ -775,6 +788,7 @@ def xy_phased_runs(env, n_runs: int, rng, *, kind: str = "static", delta: float 
                             "phases": phases, "gamma": gamma, "increment": increment})
 
 
+@constraints(env="env", rng="rng", kind="choice", delta="delta")
 def xy_phased(env, rng, **kw) -> RunResult:
     """One run of :func:`xy_phased_runs` (one replication)."""
     return xy_phased_runs(env, 1, rng, **kw).run(0)

@@ -28,6 +28,7 @@ import numpy as np
 
 from ..environments import BernoulliLinearBandit, GaussianLinearBandit
 from ..validation import check_delta, check_int, check_positive, check_rng
+from ..validation import constraints
 from . import lingape as _lg
 from . import rage as _rg
 from . import soare as _so
@@ -277,6 +278,7 @@ def names() -> list:
     return list(REGISTRY)
 
 
+@constraints(name="choice")
 def get(name: str) -> Algorithm:
     """The registry entry called ``name`` (``ValueError`` naming the known ones otherwise)."""
     if not isinstance(name, str):
@@ -286,6 +288,7 @@ def get(name: str) -> Algorithm:
     return REGISTRY[name]
 
 
+@constraints(algorithm="choice", env="env")
 def applicability(algorithm, env) -> str:
     """``""`` when ``algorithm`` (an entry or a name) accepts ``env``, else the reason it does not."""
     if isinstance(algorithm, str) and algorithm not in REGISTRY:
@@ -306,6 +309,7 @@ def applicability(algorithm, env) -> str:
     return ""
 
 
+@constraints(algorithm="choice", env="env")
 def check_applicable(algorithm, env) -> None:
     """Raise ``ValueError`` with the reason when ``algorithm`` does not accept ``env``."""
     reason = applicability(algorithm, env)
@@ -313,11 +317,14 @@ def check_applicable(algorithm, env) -> None:
         raise ValueError(f"env {getattr(env, 'name', '')!r} is not accepted: {reason}")
 
 
+@constraints(name="choice", env="env", n_runs="count", rng="rng", delta="delta",
+             max_samples="count")
 def run(name: str, env, n_runs: int, rng, delta: float, **kw):
     """``get(name).run(env, n_runs, rng, delta, **kw)``."""
     return get(name).run(env, n_runs, rng, delta, **kw)
 
 
+@constraints(env="env", sigma="pos")
 def gaussian_surrogate(env, sigma: float = BERNOULLI_SIGMA) -> GaussianLinearBandit:
     r"""The Gaussian stand-in of a Bernoulli instance, in units of the noise scale.
 

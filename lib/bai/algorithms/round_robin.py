@@ -20,6 +20,7 @@ import numba
 import numpy as np
 
 from ..validation import check_int, check_rng
+from ..validation import constraints
 from .common import RunsResult
 from .glr import check_deltas, check_env, spanner
 
@@ -130,6 +131,8 @@ def _kernel(X, Z, means, sigma, noise, t0, V, Vinv, S, alive, kinds, logL, ptr, 
                 alive[r_] = False
 
 
+@constraints(env="gaussian_env", n_runs="count", rng="rng", deltas="deltas", threshold="threshold",
+             max_samples="count")
 def round_robin_runs(env, n_runs: int, rng, *, deltas=(0.1,), threshold="heuristic",
                      max_samples: int = 10**7, generators=None) -> RunsResult:
     """``n_runs`` runs of round robin under the GLR rule (module docstring), every delta of

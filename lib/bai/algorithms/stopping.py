@@ -50,6 +50,7 @@ import numbers
 
 import numba
 import numpy as np
+from ..validation import constraints
 
 __all__ = ["Threshold", "TimeThreshold", "as_threshold", "check_thresholds", "STOPPING_RULES",
            "check_stopping", "CHECK_T", "CHECK_DELTA", "MIXTURE_U", "beta_builtin"]
@@ -96,6 +97,7 @@ def beta_builtin(kind, t, logL, logdet, u):
     return math.log(t + 1.0) + logL
 
 
+@constraints(beta="threshold")
 class Threshold:
     r"""A stopping threshold :math:`\beta(t,\delta)` (module docstring).
 
@@ -332,6 +334,7 @@ def _check_user(fn) -> None:
                          f"one stops every run at once, whatever the data)")
 
 
+@constraints(threshold="choice")
 def as_threshold(threshold, name: str = "threshold") -> Threshold:
     """One :class:`Threshold` from a name, a :class:`Threshold` or a function."""
     if isinstance(threshold, Threshold):
@@ -348,6 +351,7 @@ def as_threshold(threshold, name: str = "threshold") -> Threshold:
                     f"beta(t, delta), got {threshold!r}")
 
 
+@constraints(threshold="threshold")
 def check_thresholds(threshold, name: str = "threshold") -> tuple:
     """A threshold (name, :class:`Threshold` or function) or a non-empty sequence of them with
     distinct names, as a tuple of :class:`Threshold`."""
@@ -363,6 +367,7 @@ def check_thresholds(threshold, name: str = "threshold") -> tuple:
     return out
 
 
+@constraints(stopping="stopping")
 def check_stopping(stopping, name: str = "stopping") -> tuple:
     """``(names, with_axis)``: the stopping rules of ``stopping`` (a name of
     :data:`STOPPING_RULES` or a non-empty list of distinct names) and whether the results carry a

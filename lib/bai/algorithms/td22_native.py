@@ -47,6 +47,7 @@ import numpy as np
 from ..environments import GaussianLinearBandit
 from ..validation import (as_matrix, as_vector, check_delta, check_int, check_positive,
                           check_rng)
+from ..validation import constraints
 from .common import RunResult, RunsResult
 
 __all__ = ["td22_beta", "xy_adaptive_td22", "xy_adaptive_td22_runs", "rage_td22",
@@ -183,6 +184,8 @@ def _xy_kernel(X, means, sigma, delta, alpha, update_after, max_samples, rng):
         t += n - 1
 
 
+@constraints(env="env", rng="rng", delta="delta", alpha="prob", update_after="count",
+             max_samples="count")
 def xy_adaptive_td22(env, rng, *, delta: float = 0.01, alpha: float = 0.1,
                      update_after: int = 10, max_samples: int = 10**7) -> RunResult:
     """One run of XY-adaptive as Tirinzoni & Degenne's code runs it (module docstring).
@@ -205,6 +208,7 @@ def xy_adaptive_td22(env, rng, *, delta: float = 0.01, alpha: float = 0.1,
                      info={"phases": int(phases), "cpu_seconds": time.process_time() - t0})
 
 
+@constraints(env="env", n_runs="count", rng="rng", delta="delta")
 def xy_adaptive_td22_runs(env, n_runs: int, rng, **kw) -> RunsResult:
     """``n_runs`` runs of :func:`xy_adaptive_td22` from one generator (``info["cpu_seconds"]``
     per run)."""
@@ -260,6 +264,7 @@ def _fw_design(X, active, max_iter):
     return w, rho
 
 
+@constraints(X="matrix", max_iter="count")
 def rage_design_td22(X, active, max_iter: int = 5000):
     r"""The Frank--Wolfe design of TD22's RAGE (``optimal_allocation(arms, Y)``): weights over
     all arms for the differences of the ``active`` arms (a boolean mask), and :math:`\rho`, the
@@ -273,6 +278,7 @@ def rage_design_td22(X, active, max_iter: int = 5000):
     return _fw_design(X, active, check_int(max_iter, "max_iter", minimum=1))
 
 
+@constraints(design="array", num_samples="count")
 def rage_rounding_td22(design, num_samples: int) -> np.ndarray:
     """The code's ``rounding``: ``ceil((n - p/2) w_k)`` on the support, then one pull added to
     ``argmin n_k / w_k`` or removed from ``argmax (n_k - 1) / w_k`` until the total is ``n``."""
@@ -293,6 +299,7 @@ def rage_rounding_td22(design, num_samples: int) -> np.ndarray:
     return out
 
 
+@constraints(env="env", rng="rng", delta="delta", factor="pos", max_samples="count")
 def rage_td22(env, rng, *, delta: float = 0.01, factor: float = 10.0,
               max_samples: int = 10**7, _cache: dict | None = None) -> RunResult:
     """One run of RAGE as Tirinzoni & Degenne's code runs it (module docstring).
@@ -345,6 +352,7 @@ def rage_td22(env, rng, *, delta: float = 0.01, factor: float = 10.0,
                                        "cpu_seconds": time.process_time() - t0})
 
 
+@constraints(env="env", n_runs="count", rng="rng", delta="delta")
 def rage_td22_runs(env, n_runs: int, rng, **kw) -> RunsResult:
     """``n_runs`` runs of :func:`rage_td22` from one generator, sharing the design cache
     (``info["cpu_seconds"]`` per run; the first run pays for the common first design)."""

@@ -49,6 +49,7 @@ import numba
 import numpy as np
 
 from ..validation import check_choice, check_int, check_positive, check_rng
+from ..validation import constraints
 from .common import RunResult, RunsResult
 from .glr import check_deltas, check_env
 
@@ -286,6 +287,7 @@ def _kernel(X, means, sigma, noise, unif, logc, alpha, max_samples, N, S, Vinv, 
     return noise.shape[0]
 
 
+@constraints(env="gaussian_env", rng="rng", deltas="deltas", max_samples="count", alpha="pos")
 def xy_adaptive_code(env, rng, *, deltas=(0.1,), max_samples: int = 10**7,
                      alpha: float = ALPHA, first_phase: int = 0) -> XYAdaptiveCodeResult:
     """One run of the code's XY-Adaptive (module docstring) at every delta of ``deltas``.
@@ -354,6 +356,7 @@ def xy_adaptive_code(env, rng, *, deltas=(0.1,), max_samples: int = 10**7,
         counts_at_stop=stop_N.copy(), phases=ist[:int(nb[1]), 0].copy(), branches=int(nb[1]))
 
 
+@constraints(env="gaussian_env", n_runs="count", rng="rng", deltas="deltas")
 def xy_adaptive_code_runs(env, n_runs: int, rng, **kw) -> RunsResult:
     """``n_runs`` runs of :func:`xy_adaptive_code` from one generator (a ``RunsResult``, the
     main fields of the first delta; ``info["stopping_times"]`` etc. of every delta)."""

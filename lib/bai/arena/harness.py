@@ -28,6 +28,7 @@ from ..algorithms.glr import run_generator
 from ..experiments import ENV_PROGRESS_FILE, run_experiment
 from ..queries import Query, as_query
 from ..validation import check_int, check_names, strict_keywords
+from ..validation import constraints
 from .comparison import Comparison
 from .rules import CostWarning, _in_run, _warn_elimination
 from .tables import cell_table, run_slopes
@@ -149,6 +150,8 @@ def _compare_task(rng, *, instance, rule, batch_index, batch, rules, envs, delta
     return out
 
 
+@constraints(deltas="deltas", threshold="threshold", n_runs="count", seed="count0", n_jobs="count",
+             max_samples="count", batch="count", checkpoint_dir="path")
 @strict_keywords
 def compare(rules, instances, *, query=None, deltas=(0.1, 0.01, 0.001), n_runs: int = 100,
             seed: int = 0, threshold="heuristic", stopping="llr", sampling_elimination=None,
@@ -310,6 +313,7 @@ def _version() -> str:
     return __version__
 
 
+@constraints(deltas="deltas", max_samples="count")
 @strict_keywords
 def estimate_cost(instances, *, query=None, deltas=(0.1, 0.01, 0.001),
                   max_samples: int = 10**6) -> pd.DataFrame:

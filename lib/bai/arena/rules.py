@@ -20,8 +20,11 @@ from ..algorithms.engine import SamplingRule
 from ..algorithms.glr import GLRResult
 from ..environments import GaussianLinearBandit
 from ..validation import check_int
+from ..validation import constraints
 
 
+@constraints(rule="object", env="env", rng="rng", deltas="deltas", threshold="threshold",
+             max_samples="count")
 def run_rule(rule, env: GaussianLinearBandit, rng, *, query=None, deltas=(0.1,),
              threshold="heuristic", stopping="llr", sampling_elimination=None,
              max_samples: int = 10**6, **options) -> GLRResult:
@@ -38,6 +41,8 @@ def run_rule(rule, env: GaussianLinearBandit, rng, *, query=None, deltas=(0.1,),
                       max_samples=max_samples, **options)
 
 
+@constraints(rule="object", env="env", n_runs="count", rng="rng", deltas="deltas",
+             max_samples="count")
 def run_rule_runs(rule, env: GaussianLinearBandit, n_runs: int, rng, **kw):
     """``n_runs`` runs of :func:`run_rule`, each from its own generator derived from ``rng``
     (a ``RunsResult``, every cell in ``info`` as for the library's rules). An error in a run

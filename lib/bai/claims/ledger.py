@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from ..validation import check_delta, check_int, check_nonnegative
+from ..validation import constraints
 from .verdicts import (_CHECK_VERDICT, INCONCLUSIVE, KINDS, NOT_COMPARABLE, NOT_REPRODUCED,
                        REPRODUCED, RESOLUTION, TIME_MEASURES, VACUITY_FACTOR, _counts, _finite,
                        format_value)
@@ -57,6 +58,7 @@ def _number(pv) -> float | None:
     return None if pv is None else pv.number
 
 
+@constraints(chapter="str", paper="str", kind="choice")
 class ClaimsLedger:
     """The claims of one chapter; :meth:`write` saves them as JSON for the book's ledger.
 

@@ -15,6 +15,7 @@ import math
 from .verdicts import (ALTERNATIVE_ONLY, AS_PRINTED, HOLDS, INCONCLUSIVE, NOT_COMPARABLE,
                        NOT_REPRODUCED, REPRODUCED, _dicts, format_value)
 from .rules import _combine
+from ..validation import constraints
 
 
 def _details(row: dict) -> dict:
@@ -66,6 +67,7 @@ def _covers(alternative: list[dict], printed: list[dict]) -> bool:
 _FIELD_NAMES = {"alg": "algorithm", "method": "algorithm", "exp": "experiment"}
 
 
+@constraints(row="mapping", claim_id="str")
 def row_label(row: dict, claim_id: str) -> str:
     """The configuration of ``row`` (a :class:`Claim` as a dict) in words: its template fields
     (a field's ``<name>_name`` detail, or ``algorithm`` for ``alg``, when the row has one) and
@@ -131,6 +133,7 @@ def _deciding(verdict: str, role: str, printed: list[dict]) -> dict:
     return printed[0]
 
 
+@constraints(rows="records")
 def paper_claims(rows) -> list[dict]:
     """Group ledger rows (dicts as in the JSON files) under their paper claims and compute
     each claim's verdict and role from **every** printed row (:data:`RESOLUTION_CRITERION`):

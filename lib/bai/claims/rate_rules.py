@@ -16,12 +16,14 @@ from scipy import stats
 import numpy as np
 
 from ..validation import check_delta
+from ..validation import constraints
 from .verdicts import (CP_LEVEL, INCONCLUSIVE, NOT_REPRODUCED, REPRODUCED, RESOLUTION, _counts,
                        _finite, _level, _nonempty, _optional, clopper_pearson, format_resolution,
                        format_value)
 from .base import _Rule
 
 
+@constraints(bound="delta", level="delta")
 @dataclass(frozen=True)
 class BinomialAtMost:
     """An error rate ``k / n`` against ``p <= bound`` with one-sided Clopper--Pearson bounds at
@@ -86,6 +88,7 @@ class _Counted(_Rule):
         return {**m, "failures": k, "runs": n}, paper
 
 
+@constraints(delta="delta", level="delta")
 @dataclass(frozen=True)
 class ErrorRate(_Counted):
     """The rule of an error-rate claim: the failure rate is at most ``delta``, by one-sided
@@ -151,6 +154,7 @@ class ErrorRate(_Counted):
         return (excess / math.sqrt(self.delta * (1 - self.delta) / n), excess / self.delta)
 
 
+@constraints(criterion="str")
 @dataclass(frozen=True)
 class Pathwise(_Counted):
     """A statement on **every run** (a pathwise theorem, an identity of two rules on one
@@ -199,6 +203,7 @@ class Pathwise(_Counted):
         return (float(m["failures"]), m["failures"] / m["runs"])
 
 
+@constraints(direction="choice", level="delta", test="choice")
 @dataclass(frozen=True)
 class TwoRates(_Rule):
     """Rate A is lower (``direction="less"``) or higher (``"greater"``) than rate B, or equal

@@ -18,8 +18,10 @@ from .verdicts import INCONCLUSIVE, NOT_COMPARABLE, NOT_REPRODUCED, REPRODUCED, 
 from .base import _Rule
 from .value_rules import Agrees, AtLeast, AtMost, Band, Spread, Tolerance
 from .rate_rules import ErrorRate, Pathwise, TwoRates
+from ..validation import constraints
 
 
+@constraints(parts="sequence")
 @dataclass(frozen=True)
 class AllOf(_Rule):
     """A statement with several parts (an error rate **and** a bound on the samples), each
@@ -156,6 +158,7 @@ class AllOf(_Rule):
         return None
 
 
+@constraints(criterion="str")
 @dataclass(frozen=True)
 class Holds(_Rule):
     """A predicate decided by a computed bool (say which in ``criterion``). It has no
@@ -195,6 +198,7 @@ class Holds(_Rule):
         return f"does not hold: {self.criterion}"
 
 
+@constraints(reason="str")
 @dataclass(frozen=True)
 class NotComparable(_Rule):
     """The claim cannot be compared here (e.g. the paper's value is lost); say why."""
@@ -242,6 +246,7 @@ def _combine(verdicts: list[str]) -> str:
     return NOT_COMPARABLE
 
 
+@constraints(data="mapping")
 def rule_from_data(data: dict):
     """The rule recorded in a row's ``details["rule_data"]`` (``_Rule.to_data``)."""
     if not isinstance(data, dict):
@@ -262,6 +267,7 @@ def _row_dict(row, name: str = "row") -> dict:
     return row
 
 
+@constraints(row="mapping")
 def measurement_of(row: dict) -> dict:
     """The measurement a row (a :class:`Claim` as a dict) was judged on, as its rule reads it."""
     m = (_row_dict(row).get("details") or {}).get("measurement")
@@ -283,6 +289,7 @@ def _judged_paper(row: dict):
     return row.get("paper_value")
 
 
+@constraints(row="mapping")
 def flipped_verdict(row: dict) -> tuple[str, str, dict] | None:
     """For a recorded row: ``(verdict, verdict after the flip, flipped measurement)``, the row's
     own measurement moved across its rule's boundary by ``_Rule.flip`` and judged again by
@@ -297,6 +304,7 @@ def flipped_verdict(row: dict) -> tuple[str, str, dict] | None:
     return rule.verdict(m, paper), rule.verdict(f, paper), f
 
 
+@constraints(row="mapping")
 def resolution_flipped_verdict(row: dict) -> tuple[str, str, dict] | None:
     """For a recorded row: ``(verdict, verdict after, moved measurement)``, its standard error
     moved across the one at which its resolution meets :data:`RESOLUTION`

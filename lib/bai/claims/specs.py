@@ -18,8 +18,10 @@ from .values import Derived, Printed, Reconstructed, Reference, _paper_value
 from .value_rules import AtLeast, AtMost, Band, Tolerance
 from .rate_rules import TwoRates
 from .rules import _RULES, AllOf, Holds
+from ..validation import constraints
 
 
+@constraints(name="str", role="name", note="callable", settings="mapping")
 @dataclass(frozen=True)
 class Reading:
     """One reading of a paper under which a chapter computes (its formulas and constants).
@@ -138,6 +140,7 @@ def _check_role(role, note, where: str) -> tuple[str, str]:
     return role, note
 
 
+@constraints(statement="str", source="str", rule="str")
 @dataclass(frozen=True)
 class ClaimSpec:
     """The fixed text of one ledger row, kept with the paper's numbers in ``bai.reported.<paper>``.
@@ -262,6 +265,7 @@ class ClaimSpec:
             _paper_value(pv, "the spec's paper_value")
 
 
+@constraints(spec="mapping")
 def spec_problems(spec: "ClaimSpec") -> list[str]:
     """What keeps a spec from judging a paper claim as printed (empty for a book check, an
     evidence row or a conforming spec): a :class:`Holds` predicate (a paper claim is judged on
@@ -288,6 +292,7 @@ def spec_problems(spec: "ClaimSpec") -> list[str]:
     return out
 
 
+@constraints(spec="mapping")
 def spec_gaps(spec: "ClaimSpec") -> list[str]:
     """What keeps a conforming paper-claim spec from ever being *reproduced* under
     :data:`RESOLUTION_CRITERION` (the audit's list): a sign, an ordering or a two-sided band

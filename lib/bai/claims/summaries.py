@@ -12,8 +12,10 @@ from __future__ import annotations
 import numpy as np
 
 from .verdicts import _CHECK_VERDICT, CHECK_VERDICTS, PAPER_VERDICTS, _dicts, format_value
+from ..validation import constraints
 
 
+@constraints(claims="records")
 def count_paper_claims(claims) -> dict:
     """Paper claims (from :func:`paper_claims`) that are reproductions, per verdict, every
     verdict present; the claims the criterion makes checks are counted by
@@ -29,6 +31,7 @@ def count_paper_claims(claims) -> dict:
     return out
 
 
+@constraints(claims="records")
 def count_claim_checks(claims) -> dict:
     """The paper claims (from :func:`paper_claims`) that the criterion makes consistency
     checks, per verdict (:data:`CHECK_VERDICTS`)."""
@@ -40,6 +43,7 @@ def count_claim_checks(claims) -> dict:
     return out
 
 
+@constraints(rows="records", every_row="bool")
 def count_checks(rows, every_row: bool = False) -> dict:
     """The book's own checks per verdict (:data:`CHECK_VERDICTS`): the rows of role
     ``"check"``, or every row (``every_row``, a ledger of kind ``"check"``)."""
@@ -53,6 +57,7 @@ def count_checks(rows, every_row: bool = False) -> dict:
     return out
 
 
+@constraints(claim="mapping")
 def format_paper_value(claim: dict) -> str:
     """The paper's value of a claim (a :class:`Claim` as a dict) with where the paper prints it
     (or the formula over printed numbers); a dash when the paper gives no number."""
@@ -65,6 +70,7 @@ def format_paper_value(claim: dict) -> str:
     return f"{format_value(pv)} ({where})" if where else format_value(pv)
 
 
+@constraints(claim="mapping")
 def format_ours(claim: dict) -> str:
     """Our value of a claim (a :class:`Claim` as a dict, as in the JSON files) with its
     uncertainty: ``value ± SE``, or for an error rate the failures over the runs and the

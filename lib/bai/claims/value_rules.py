@@ -17,11 +17,13 @@ from scipy import stats
 import numpy as np
 
 from ..validation import check_int
+from ..validation import constraints
 from .verdicts import (INCONCLUSIVE, NOT_COMPARABLE, NOT_REPRODUCED, REPRODUCED, RESOLUTION,
                        VACUITY_FACTOR, _finite, _level, _optional, format_resolution, format_value)
 from .base import _beyond, _Rule, _vse, _z
 
 
+@constraints(rel="nonneg", abs="nonneg", z="nonneg")
 @dataclass(frozen=True)
 class Tolerance(_Rule):
     """Agreement with the paper's number within ``w = max(abs, rel * |paper|) + z * se``.
@@ -245,6 +247,7 @@ class _Bound(_Rule):
         return (_z(excess, se), excess / scale)
 
 
+@constraints(bound="real", z="nonneg")
 @dataclass(frozen=True)
 class AtMost(_Bound):
     """Our value is at most ``bound``: *not reproduced* when ``value - z se > bound``,
@@ -267,6 +270,7 @@ class AtMost(_Bound):
         return f"ours ± {self.z:g} SE vs <= {self.bound:g}{extra}"
 
 
+@constraints(bound="real", z="nonneg")
 @dataclass(frozen=True)
 class AtLeast(_Bound):
     """Our value is at least ``bound`` (the mirror of :class:`AtMost`): *not reproduced* when
@@ -287,6 +291,7 @@ class AtLeast(_Bound):
         return f"ours ± {self.z:g} SE vs >= {self.bound:g}{extra}"
 
 
+@constraints(lo="real", hi="real", z="nonneg")
 @dataclass(frozen=True)
 class Band(_Rule):
     """Our value lies in ``[lo, hi]``, judged with its uncertainty on **both** sides: *not
@@ -443,6 +448,7 @@ class Band(_Rule):
         return (_z(excess, se), excess / scale)
 
 
+@constraints(tol="pos")
 @dataclass(frozen=True)
 class Agrees(_Rule):
     """A formula or closed form of the paper agrees with an independent computation: the
@@ -501,6 +507,7 @@ class Agrees(_Rule):
         return (d / self.tol, d)
 
 
+@constraints(paper_runs="count", level="delta", abs="nonneg")
 @dataclass(frozen=True)
 class Spread(_Rule):
     """A printed standard deviation (a "± sd" column): our spread ``value`` over our ``runs``

@@ -18,8 +18,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from .verdicts import _nonempty, format_value
+from ..validation import constraints
 
 
+@constraints(value="real", locator="str")
 @dataclass(frozen=True)
 class Printed:
     """A number printed in the paper, with its ``locator`` (table, row and column; figure; the
@@ -68,6 +70,7 @@ def _evaluate(node, env: dict) -> float:
                      f"{sorted(_FUNCS)}; got {ast.dump(node)[:60]}")
 
 
+@constraints(formula="name", inputs="mapping")
 @dataclass(frozen=True)
 class Derived:
     """A paper value derived from printed numbers by a formula shown in the ledger, e.g.
@@ -131,6 +134,7 @@ class Derived:
         return f"{format_value(self.number)} = {self.locator}"
 
 
+@constraints(value="real", locator="str", how="str")
 @dataclass(frozen=True)
 class Reconstructed:
     """A quantity the paper's text **lost** (an appendix missing from the stored text, a figure
@@ -163,6 +167,7 @@ class Reconstructed:
         return f"{format_value(self.value)} (reconstructed: {self.how}; {self.locator})"
 
 
+@constraints(value="real", locator="str")
 @dataclass(frozen=True)
 class Reference:
     """A number a **book check** compares against (a theorem's value at our instance, a

@@ -24,6 +24,7 @@ from scipy import stats
 from ..estimation import CP_LEVEL, clopper_pearson  # noqa: F401  (re-exported by bai.claims)
 
 from ..validation import check_int
+from ..validation import constraints
 
 
 REPRODUCED = "reproduced"
@@ -177,6 +178,7 @@ def _dicts(items, name: str, key: str = "verdict") -> list[dict]:
     return list(items)
 
 
+@constraints(digits="count")
 def format_value(x, digits: int = 4) -> str:
     """A claim's number for a table: integers in full with separators, others to ``digits``
     significant digits, large values without an exponent; ``None`` is a dash."""

@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 from ..experiments import PROFILES
+from ..validation import constraints
 
 
 class CLIError(ValueError):
@@ -33,6 +34,7 @@ def _check_book(book, name: str = "book") -> Path:
 # ---------------------------------------------------------------------------------------------
 
 
+@constraints(start="path")
 def find_root(start: Path | None = None) -> Path:
     """The repository root: the folder that holds ``book/_toc.yml``.
 
@@ -52,6 +54,7 @@ def find_root(start: Path | None = None) -> Path:
                    "repository, or install the package from it in editable mode")
 
 
+@constraints(book="path")
 def toc_files(book: Path) -> list[str]:
     """Every ``file:`` entry of the table of contents, in order (root first)."""
     import yaml
@@ -74,6 +77,7 @@ def toc_files(book: Path) -> list[str]:
     return out
 
 
+@constraints(book="path")
 def notebook_chapters(book: Path) -> list[Path]:
     """The ToC entries that are MyST notebooks (a jupytext header with a kernelspec)."""
     book = _check_book(book)

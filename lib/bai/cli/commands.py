@@ -19,6 +19,7 @@ from .execution import execute
 from .interrupts import _CtrlC, _interrupted
 from .report import claims_table, scale_note
 from .scaffold import add_parser as _new_paper_parser, new_paper
+from ..validation import constraints
 
 
 # ---------------------------------------------------------------------------------------------
@@ -254,6 +255,7 @@ def _ledger_parser(sub) -> None:
                      help="text (default), or the matching rows as CSV or JSON")
 
 
+@constraints(data="path")
 def ledger_source(data=None) -> Path:
     """The dataset ``python -m bai ledger`` reads: ``data`` when given; else the repository's
     built book (``book/_build/html/data/claims.json``); else the dataset the installed package

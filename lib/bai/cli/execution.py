@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..files import atomic_write
 from .book import CLIError, _check_book, _declares, _has_parameters_cell, notebook_chapters
+from ..validation import constraints
 
 
 CLAIMS_ENV = "BAI_CLAIMS_DIR"
@@ -42,6 +43,7 @@ except ImportError:
 """
 
 
+@constraints(book="path")
 def repository_source(book: Path) -> str:
     """The pip source of the book's package: ``git+<repository url>@<branch>``, from the one
     repository setting of ``book/_config.yml`` (``repository: url, branch``)."""
@@ -55,6 +57,7 @@ def repository_source(book: Path) -> str:
     return f"bai-book @ git+{url}@{repo.get('branch', 'main')}"
 
 
+@constraints(book="path")
 def install_cell(book: Path):
     """The first cell of every twin: installs the package when ``import bai`` fails; tagged
     ``remove-cell`` so that no rendering of the notebook shows it."""
@@ -65,6 +68,7 @@ def install_cell(book: Path):
     return nbformat.v4.new_code_cell(source, metadata={"tags": ["remove-cell"]})
 
 
+@constraints(book="path")
 def write_twins(book: Path) -> None:
     """Write an output-free ``.ipynb`` next to each MyST chapter (for the launch buttons),
     beginning with :func:`install_cell`."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..claims import (AS_PRINTED, HOLDS, count_checks, count_paper_claims, format_ours,
                       format_value, paper_claims)
+from ..validation import constraints
 
 
 # ---------------------------------------------------------------------------------------------
@@ -14,6 +15,7 @@ from ..claims import (AS_PRINTED, HOLDS, count_checks, count_paper_claims, forma
 # ---------------------------------------------------------------------------------------------
 
 
+@constraints(data="mapping", width="count")
 def claims_table(data: dict, width: int = 52) -> str:
     """The text table of one chapter's claims JSON: one line per paper claim (id, paper value,
     ours, computed verdict) with its alternative readings and evidence indented beneath, then
@@ -78,6 +80,7 @@ def claims_table(data: dict, width: int = 52) -> str:
     return "\n".join(lines)
 
 
+@constraints(data="mapping")
 def scale_note(data: dict) -> str | None:
     """The plain statement that a chapter's verdicts are not the paper's (a profile other than
     ``paper``, overrides, or fewer runs than the paper's protocol: ``meta["scale"]`` of its

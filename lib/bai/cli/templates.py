@@ -154,11 +154,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...validation import check_int, check_rng
+from ...validation import check_int, check_rng, constraints
 from .. import Grid, check_params
 from .settings import DELTA, PRINTED_SETTINGS
 
 
+@constraints(budget="count", rng="rng")
 def uniform_allocation(means, sigma: float, budget: int, rng) -> int:
     """Pull the arms in turn (arm ``t mod K`` at step ``t``) ``budget`` times, with Gaussian
     rewards ``N(means[a], sigma^2)``; return the arm of the largest empirical mean.
@@ -182,6 +183,7 @@ def uniform_allocation(means, sigma: float, budget: int, rng) -> int:
     return int(np.argmax(sums / counts))
 
 
+@constraints(rng="rng")
 def task(rng, *, budget, means, sigma) -> dict:
     """One run of :func:`uniform_allocation` at ``budget``: whether it found the best arm, with
     the settings of the reading it ran under (the ledger decides the reading from them)."""
@@ -199,6 +201,7 @@ GRIDS = {
 }
 
 
+@constraints(page_algorithm="callable", P="params", seeds="count")
 def twin(page_algorithm, P, seeds: int = 5) -> pd.DataFrame:
     """The algorithm on the page against :func:`uniform_allocation` on ``seeds`` fixed seeds:
     one row per seed, the two answers and whether they are identical."""
@@ -225,10 +228,12 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from ...estimation import clopper_pearson
+from ...validation import constraints
 from .. import check_frame
 from .settings import DELTA
 
 
+@constraints(runs="frame")
 def error_table(runs) -> pd.DataFrame:
     """Per budget: the runs, the errors, the error rate and its Clopper--Pearson interval."""
     check_frame(runs, ("budget", "correct"), "runs")
@@ -241,6 +246,7 @@ def error_table(runs) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+@constraints(runs="frame")
 def plot_errors(runs):
     """Figure 1 (TODO: the paper's figure): the error rate per budget with its interval, and
     the paper's delta."""
@@ -261,9 +267,11 @@ per claim (or section), each returning the keyword arguments of its ledger row
 
 from __future__ import annotations
 
+from ...validation import constraints
 from .. import check_frame
 
 
+@constraints(runs="frame")
 def error_claims(runs) -> dict:
     """The error-rate claim's measurement: the failures and runs of the grid, and the settings
     the runs ran under (the ledger decides the reading from them)."""
@@ -489,23 +497,21 @@ def _<<NAME>>_page():
     return <<NAME>>.uniform_allocation
 
 
-_<<NAME>>_BAD_RUNS = {"runs": [None, 3, "runs"]}
+# the bad values of the declared kinds (@constraints in the study) are generated; extra: the
+# values of the function's own domain
 CONTRACTS.update({
     "bai.studies.<<NAME>>.uniform_allocation": C(
         lambda: dict(means=[1.0, 0.0], sigma=1.0, budget=4, rng=rng()),
-        {"means": [None, [1.0], [float("nan"), 0.0], "ab"], "sigma": [0.0, -1.0, None, True],
-         "budget": [1, 0, 1.5, None], "rng": "rng"}, ("means", "sigma", "budget", "rng")),
-    "bai.studies.<<NAME>>.task": C(_task("<<NAME>>", "fig1"), {"rng": "rng"}, ("rng",)),
+        ("means", "sigma", "budget", "rng"),
+        extra={"means": [None, [1.0], [float("nan"), 0.0], "ab"],
+               "sigma": [0.0, -1.0, None, True], "budget": [1]}),
+    "bai.studies.<<NAME>>.task": C(_task("<<NAME>>", "fig1"), ("rng",)),
     "bai.studies.<<NAME>>.twin": C(
         lambda: dict(page_algorithm=_<<NAME>>_page(), P=_P("<<NAME>>"), seeds=1),
-        {"page_algorithm": [None, 3], "P": [None, {}], "seeds": [0, -1, 1.5, None]},
         ("page_algorithm", "P")),
-    "bai.studies.<<NAME>>.error_table": C(lambda: dict(runs=_<<NAME>>_runs()),
-                                          _<<NAME>>_BAD_RUNS, ("runs",)),
-    "bai.studies.<<NAME>>.plot_errors": C(lambda: dict(runs=_<<NAME>>_runs()),
-                                          _<<NAME>>_BAD_RUNS, ("runs",)),
-    "bai.studies.<<NAME>>.error_claims": C(lambda: dict(runs=_<<NAME>>_runs()),
-                                           _<<NAME>>_BAD_RUNS, ("runs",)),
+    "bai.studies.<<NAME>>.error_table": C(lambda: dict(runs=_<<NAME>>_runs()), ("runs",)),
+    "bai.studies.<<NAME>>.plot_errors": C(lambda: dict(runs=_<<NAME>>_runs()), ("runs",)),
+    "bai.studies.<<NAME>>.error_claims": C(lambda: dict(runs=_<<NAME>>_runs()), ("runs",)),
 })
 
 '''

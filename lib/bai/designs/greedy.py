@@ -24,6 +24,7 @@ from ..validation import (
     check_positive,
     check_rng,
 )
+from ..validation import constraints
 from .objective import _check_square
 
 
@@ -32,6 +33,7 @@ from .objective import _check_square
 # --------------------------------------------------------------------------------------------
 
 
+@constraints(Ainv="matrix", X="matrix", Y="matrix")
 def greedy_scores(Ainv, X, Y, b: float = 1.0) -> np.ndarray:
     r"""For each arm, :math:`\max_y y^\top (A + b\,x x^\top)^{-1} y` by Sherman--Morrison.
 
@@ -231,6 +233,7 @@ class GreedyResult:
     recorded: np.ndarray | None = None
 
 
+@constraints(X="matrix", Y="matrix", n_steps="count0")
 def greedy_allocation(
     X,
     Y,

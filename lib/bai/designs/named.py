@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..validation import as_matrix, as_vector, check_arms
+from ..validation import constraints
 from .objective import DesignResult, PairwiseDifferences
 from .solvers import solve_design
 
@@ -25,12 +26,14 @@ from .solvers import solve_design
 # --------------------------------------------------------------------------------------------
 
 
+@constraints(X="matrix")
 def g_optimal_design(X, **kw) -> DesignResult:
     """G-optimal design, :math:`\\mathcal Y=\\mathcal X` (Soare et al. 2014, Eq. 12); value ``d``."""
     X = check_arms(X, "X", min_arms=1)
     return solve_design(X, X, **kw)
 
 
+@constraints(X="matrix")
 def xy_design(X, Z=None, **kw) -> DesignResult:
     r"""XY design on all pairwise differences of ``Z`` (default ``Z = X``).
 
@@ -41,6 +44,7 @@ def xy_design(X, Z=None, **kw) -> DesignResult:
     return solve_design(X, PairwiseDifferences(Z), **kw)
 
 
+@constraints(theta="vector", Z="matrix")
 def oracle_directions(theta, Z, *, name: str = "Z") -> tuple[np.ndarray, np.ndarray]:
     r"""The directions :math:`(z_* - z)/\Delta(z)` for :math:`z \ne z_*` and the gaps.
 
@@ -58,6 +62,7 @@ def oracle_directions(theta, Z, *, name: str = "Z") -> tuple[np.ndarray, np.ndar
     return Y, gaps[others]
 
 
+@constraints(X="matrix", theta="vector")
 def oracle_design(X, theta, Z=None, **kw) -> DesignResult:
     r"""Oracle design :math:`\lambda^*`; its value is :math:`H_{LB}=\psi^*`.
 
@@ -69,11 +74,13 @@ def oracle_design(X, theta, Z=None, **kw) -> DesignResult:
     return solve_design(X, Y, **kw)
 
 
+@constraints(X="matrix", Y="matrix")
 def rho(X, Y, **kw) -> float:
     r""":math:`\rho(\mathcal Y)=\min_\lambda\max_{y}\|y\|^2_{A(\lambda)^{-1}}` (Fiez et al. 2019, Sec. 1)."""
     return solve_design(X, Y, **kw).value
 
 
+@constraints(X="matrix", theta="vector")
 def psi_star(X, theta, Z=None, **kw) -> float:
     r""":math:`\psi^*` (Fiez et al. 2019, Thm 1) = :math:`H_{LB}` (Soare et al. 2014, Eq. 6)."""
     return oracle_design(X, theta, Z, **kw).value

@@ -17,6 +17,7 @@ import numba
 import numpy as np
 
 from ..validation import as_matrix, as_vector, check_int, check_positive, check_probability_vector
+from ..validation import constraints
 
 
 # --------------------------------------------------------------------------------------------
@@ -33,6 +34,7 @@ def _check_square(Ainv, d: int, name: str = "Ainv") -> np.ndarray:
     return Ainv
 
 
+@constraints(Y="matrix")
 class ExplicitDirections:
     """A finite set of directions stored as the rows of an ``(m, d)`` array."""
 
@@ -121,6 +123,7 @@ def _pairwise_topk_kernel(W, r, order, k, atol):
     return ids[:filled], vals[:filled]
 
 
+@constraints(Z="matrix", block="count")
 class PairwiseDifferences:
     r"""The directions :math:`\{z_i - z_j : i < j\}` of an item set, never materialised.
 
@@ -235,6 +238,7 @@ class PairwiseDifferences:
         return best_idx[order], best_val[order]
 
 
+@constraints(Y="matrix")
 def as_directions(Y, name: str = "Y"):
     """Accept an array of directions (rows) or a direction-set object."""
     if isinstance(Y, (ExplicitDirections, PairwiseDifferences)):
@@ -290,6 +294,7 @@ class DesignResult:
         return np.flatnonzero(self.design > 0)
 
 
+@constraints(X="matrix", design="vector")
 def design_matrix(X, design) -> np.ndarray:
     """:math:`A(\\lambda) = \\sum_x \\lambda_x x x^\\top` (Soare et al. 2014, Sec. 2)."""
     X = as_matrix(X, "X")
@@ -299,6 +304,7 @@ def design_matrix(X, design) -> np.ndarray:
     return (X.T * lam) @ X
 
 
+@constraints(X="matrix", Y="matrix", design="vector")
 def design_value(X, Y, design, *, range_tol: float = 1e-7) -> float:
     """:math:`\\max_{y} \\|y\\|^2_{A(\\lambda)^{+}}` for a given design.
 

@@ -16,9 +16,10 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import linprog
 
-from ..validation import as_matrix
+from ..validation import as_matrix, constraints
 
 
+@constraints(X="matrix")
 def ratio_weights(X) -> tuple[np.ndarray, np.ndarray]:
     r"""The proportions :math:`p(i,j)` of Eq. 10 and :math:`\rho(i,j)` of Eq. 15 for every pair.
 
@@ -46,6 +47,7 @@ def ratio_weights(X) -> tuple[np.ndarray, np.ndarray]:
     return p, rho
 
 
+@constraints(X="matrix")
 class LazyRatioWeights:
     r"""The ratio rule's weights :math:`p(i,j)` (Xu et al. 2018, Eq. 10-11), one pair at a time.
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..validation import check_int, check_nonnegative, check_probability_vector
+from ..validation import constraints
 
 
 # --------------------------------------------------------------------------------------------
@@ -15,6 +16,7 @@ from ..validation import check_int, check_nonnegative, check_probability_vector
 # --------------------------------------------------------------------------------------------
 
 
+@constraints(design="vector", N="count")
 def round_design(design, N: int) -> np.ndarray:
     r"""Efficient rounding of a design to ``N`` integer pulls (Fiez et al. 2019, App. B).
 
@@ -50,6 +52,7 @@ def round_design(design, N: int) -> np.ndarray:
     return out
 
 
+@constraints(value="nonneg", support_size="count", N="count")
 def rounding_bound(value: float, support_size: int, N: int) -> float:
     """Guarantee of :func:`round_design`: :math:`(1 + 2p/N)\\rho` for :math:`N\\ge 2p`.
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..validation import check_arms, check_in_interval, check_int, check_optional_int, check_positive
+from ..validation import constraints
 from .objective import DesignResult, as_directions, design_value
 
 
@@ -229,6 +230,7 @@ def _certificate(X, Ys, Ainv, start_arms=None):
     return 2.0 * float(mu @ g) - float((W2 @ mu).max()), mu
 
 
+@constraints(X="matrix", Y="matrix", tol="pos", max_rounds="count")
 def solve_design(
     X,
     Y,
@@ -366,6 +368,7 @@ def solve_design(
 # --------------------------------------------------------------------------------------------
 
 
+@constraints(X="matrix", Y="matrix", solver="choice", verbose="bool")
 def solve_design_cvxpy(X, Y, *, solver: str = "CLARABEL", verbose: bool = False) -> DesignResult:
     r"""Reference solution with cvxpy, through Elfving's second-order-cone representation.
 
@@ -435,6 +438,7 @@ def solve_design_cvxpy(X, Y, *, solver: str = "CLARABEL", verbose: bool = False)
 # --------------------------------------------------------------------------------------------
 
 
+@constraints(X="matrix", Y="matrix", max_iter="count", rel_change="pos")
 def frank_wolfe_design(X, Y, *, max_iter: int = 5000, rel_change: float = 0.01,
                        prune: float = 1e-5) -> DesignResult:
     r"""Frank--Wolfe on :math:`f(\lambda)=\max_y y^\top A(\lambda)^{-1}y` (Fiez et al. 2019, App. F).

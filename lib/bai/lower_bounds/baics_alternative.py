@@ -19,6 +19,7 @@ import numba
 import numpy as np
 
 from ..validation import as_matrix, as_vector, check_int, check_probability_vector
+from ..validation import constraints
 
 
 #: weights at most this fraction of the total weight are treated as exactly zero (free cells)
@@ -30,6 +31,7 @@ ZERO_WEIGHT_RTOL = 1e-13
 # ---------------------------------------------------------------------------------------------
 
 
+@constraints(mu="matrix", q="vector", M="count0")
 def check_instance(mu, q, M) -> tuple[np.ndarray, np.ndarray, int]:
     r"""Validate a BAICS instance :math:`(\mu, q, M)` (Sec. 2 of the paper).
 
@@ -279,6 +281,7 @@ def no_feasible_weights_kernel(mu, M, out):
 # ---------------------------------------------------------------------------------------------
 
 
+@constraints(mu="matrix", q="vector", M="count0")
 def best_feasible_arm(mu, q, M) -> int:
     r"""The best feasible arm :math:`k^*(\mu)=\arg\max_{k\in C(\mu)}\sum_lq_l\mu_{k,l}` (Sec. 2).
 
@@ -300,6 +303,7 @@ def best_feasible_arm(mu, q, M) -> int:
     return int(best_feasible_kernel(mu, q, M))
 
 
+@constraints(mu="matrix", q="vector", M="count0")
 def in_instance_class(mu, q, M) -> bool:
     r"""Whether :math:`\mu` belongs to the class :math:`\mathcal S` of Sec. 2 (finite :math:`T^*`).
 
@@ -367,6 +371,7 @@ def _inner_args(w1, wk, mu1, muk, q, M):
     return w1, wk, mu1, muk, q, M
 
 
+@constraints(w1="vector", wk="vector", mu1="array", muk="array", q="vector", M="count0")
 def inner_qp(w1, wk, mu1, muk, q, M) -> InnerQPResult:
     r"""The inner convex QP of :math:`f^{opt}_\mu` in (8), solved exactly from its KKT conditions.
 
@@ -415,6 +420,7 @@ def inner_qp(w1, wk, mu1, muk, q, M) -> InnerQPResult:
     return InnerQPResult(value=float(value), lam1=mu1 + d1, lamk=muk + dk, eta=float(eta))
 
 
+@constraints(w1="vector", wk="vector", mu1="array", muk="array", q="vector", M="count0")
 def inner_qp_cvxpy(w1, wk, mu1, muk, q, M) -> InnerQPResult:
     r"""Reference solution of the inner QP of (8) with cvxpy + Clarabel (tests only).
 
@@ -455,6 +461,7 @@ def alt_eval(w, mu, q, M):
     return float(v), grad
 
 
+@constraints(w="matrix", mu="matrix", q="vector", M="count0")
 def alt_value(w, mu, q, M) -> float:
     r""":math:`F_\mu(w)=\inf_{\lambda\in\mathrm{Alt}(\mu)}\sum_{k,l}w_{k,l}(\mu_{k,l}-\lambda_{k,l})^2`.
 
@@ -482,6 +489,7 @@ def alt_value(w, mu, q, M) -> float:
     return alt_eval(w, mu, q, M)[0]
 
 
+@constraints(w="matrix", mu="matrix", q="vector", M="count0")
 def alt_supergradient(w, mu, q, M) -> tuple[float, np.ndarray]:
     r""":math:`F_\mu(w)` and a supergradient :math:`c` (Sec. 4.1).
 
@@ -506,6 +514,7 @@ def alt_supergradient(w, mu, q, M) -> tuple[float, np.ndarray]:
     return alt_eval(w, mu, q, M)
 
 
+@constraints(mu="matrix", M="count0")
 def no_feasible_arm_weights(mu, M) -> tuple[float, np.ndarray]:
     r"""Closed-form :math:`T^*` and :math:`w^*` of (7), when no arm is feasible (Thm 3.2, Sec. 4.1).
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..validation import check_int, check_positive
+from ..validation import constraints
 from .baics_alternative import (
     alt_eval,
     best_feasible_kernel,
@@ -64,6 +65,7 @@ class LowerBound:
     best_arm: int
 
 
+@constraints(mu="matrix", q="vector", M="count0", rtol="pos", max_iter="count", method="choice")
 def lower_bound(mu, q, M, *, rtol: float = 1e-8, max_iter: int = 2000,
                 method: str = "auto") -> LowerBound:
     r""":math:`T^*(\mu)` and :math:`w^*(\mu)` of Thm 3.1 (6) via Thm 3.2, (7) and (8).
@@ -162,6 +164,7 @@ def lower_bound(mu, q, M, *, rtol: float = 1e-8, max_iter: int = 2000,
                       case="feasible" if k1 >= 0 else "no_feasible_arm", best_arm=k1)
 
 
+@constraints(mu="matrix", q="vector", M="count0")
 def lower_bound_cvxpy(mu, q, M) -> LowerBound:
     r"""Independent reference for :math:`T^*` and :math:`w^*` (tests only): one conic program.
 

@@ -12,8 +12,10 @@ import math
 import numbers
 
 from ..validation import check_delta, check_positive
+from ..validation import constraints
 
 
+@constraints(delta="delta")
 def kl_delta(delta) -> float:
     r""":math:`\mathrm{kl}(\delta,1-\delta)=(1-2\delta)\ln\frac{1-\delta}{\delta}`, the Bernoulli KL in (5).
 
@@ -29,6 +31,7 @@ def kl_delta(delta) -> float:
     return (1.0 - 2.0 * delta) * math.log((1.0 - delta) / delta)
 
 
+@constraints(T_star="posinf", delta="delta")
 def expected_time_lower_bound(T_star, delta) -> float:
     r"""The non-asymptotic bound of Thm 3.1, (5): :math:`E[\tau_\delta]\ge T^*(\mu)\,\mathrm{kl}(\delta,1-\delta)`.
 

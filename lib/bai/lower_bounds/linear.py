@@ -18,9 +18,11 @@ from ..designs import LazyRatioWeights, psi_star
 from ..validation import (as_matrix, as_vector, check_delta, check_nonnegative,
                           check_positive)
 from ..validation import check_bool as _check_bool
+from ..validation import constraints
 from .general import kl_delta
 
 
+@constraints(X="matrix", theta="vector", Z="matrix", sigma="pos")
 def linear_t_star(X, theta, Z=None, sigma: float = 1.0, **design_kw) -> float:
     r""":math:`T^*(\theta)=2\sigma^2\psi^*` of linear (transductive) Gaussian bandits with
     :math:`\mathcal N(0,\sigma^2)` noise, :math:`\psi^*=H_{LB}` (:func:`~bai.designs.psi_star`), so that
@@ -36,6 +38,7 @@ def linear_t_star(X, theta, Z=None, sigma: float = 1.0, **design_kw) -> float:
     return 2.0 * sigma**2 * psi_star(X, theta, Z, **design_kw)
 
 
+@constraints(X="matrix", theta="vector", delta="delta", sigma="pos", exact_kl="bool")
 def linear_expected_time_lower_bound(X, theta, delta, *, Z=None, sigma: float = 1.0,
                                      exact_kl: bool = False, **design_kw) -> float:
     r"""Lower bound on :math:`E[\tau_\delta]` of any :math:`\delta`-correct algorithm on a linear
@@ -60,6 +63,7 @@ def linear_expected_time_lower_bound(X, theta, delta, *, Z=None, sigma: float = 
     return T * factor
 
 
+@constraints(X="matrix", theta="vector", epsilon="nonneg")
 def h_epsilon(X, theta, epsilon: float = 0.0) -> float:
     r"""The problem complexity :math:`H_\epsilon` of LinGapE (Xu, Honda, Sugiyama 2018, Eq. 13).
 

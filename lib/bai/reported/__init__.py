@@ -20,10 +20,12 @@ import importlib
 import pkgutil
 from dataclasses import dataclass
 from typing import Any
+from ..validation import constraints
 
 __all__ = ["REPORTED", "Assumed"]
 
 
+@constraints(source="name")
 @dataclass(frozen=True)
 class Assumed:
     """A setting of a paper's experiment that its text does not give, ASSUMED (as the

@@ -16,6 +16,7 @@ from __future__ import annotations
 from ..claims import (AtLeast, AtMost, Band, ClaimSpec, Derived, ErrorRate, NotComparable,
                       Printed, Reading, Tolerance)
 from . import Assumed
+from ..validation import constraints
 
 __all__ = ["SOURCE", "VALUES", "SETTINGS", "QUERIES", "COLUMNS", "TABLE1", "READINGS", "CLAIMS",
            "PROTOCOL", "table1_entry", "table1_rows"]
@@ -102,6 +103,7 @@ TABLE1: dict = {
     for (q, alg), cols in _T1.items() for col, (s, sd, tm) in cols.items()}
 
 
+@constraints(query="choice", alg="choice", col="choice")
 def table1_entry(query: str, alg: str, col: str) -> dict:
     """The printed entry of Table 1 (``samples``, ``sd``, ``time``), with a clear error."""
     for name, value, allowed in (("query", query, QUERIES), ("col", col, COLUMNS),

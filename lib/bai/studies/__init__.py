@@ -42,6 +42,7 @@ import pandas as pd
 
 from ..claims import ClaimsLedger, ClaimSpec
 from ..experiments import available_cores, run_experiment, select_profile
+from ..validation import constraints
 
 __all__ = ["Grid", "Study", "chapters", "load", "parse_overrides", "merge_overrides",
            "check_params", "check_frame", "protocol_values", "PAPER_PROFILE"]
@@ -51,6 +52,7 @@ __all__ = ["Grid", "Study", "chapters", "load", "parse_overrides", "merge_overri
 PAPER_PROFILE = "paper"
 
 
+@constraints(P="params")
 def check_params(P, keys=(), name: str = "P") -> Mapping[str, Any]:
     """``P`` when it is a dict of a chapter's parameters holding ``keys``; else a TypeError or
     ValueError naming ``name`` (and the missing keys). The study functions taking ``P`` call it
@@ -65,6 +67,7 @@ def check_params(P, keys=(), name: str = "P") -> Mapping[str, Any]:
     return P
 
 
+@constraints(df="frame")
 def check_frame(df, columns=(), name: str = "df") -> pd.DataFrame:
     """``df`` when it is a DataFrame holding ``columns``; else a TypeError or ValueError naming
     ``name`` (and the missing columns)."""
@@ -76,6 +79,7 @@ def check_frame(df, columns=(), name: str = "df") -> pd.DataFrame:
     return df
 
 
+@constraints(task="callable", configs="callable", runs="callable", description="callable")
 @dataclass(frozen=True)
 class Grid:
     """One experiment of a chapter: ``task(rng, **config) -> dict`` on ``configs(P)``.
@@ -230,6 +234,7 @@ def _same_kind(default, value) -> bool:
     return isinstance(value, type(default))
 
 
+@constraints(base="mapping", overrides="mapping")
 def merge_overrides(base: Mapping[str, Any], overrides: Mapping[str, Any] | None,
                     what: str = "profile") -> dict:
     """``base`` with ``overrides`` merged over it, validated.
@@ -291,6 +296,7 @@ def parse_overrides(items) -> dict:
     return out
 
 
+@constraints(chapter="name", paper="name", grids="mapping", claims="mapping", kind="choice")
 @dataclass
 class Study:
     """What one chapter runs: profiles, its paper's claims and its experiments.
@@ -527,6 +533,7 @@ def _same_value(a, b) -> bool:
     return a == b
 
 
+@constraints(value="object")
 def protocol_values(value) -> tuple[list, str, bool]:
     """``(values, locator, printed)`` of a protocol value (:data:`bai.reported` ``PROTOCOL``):
     a :class:`bai.claims.Printed` number, a list of them (printed), or an
@@ -584,6 +591,7 @@ def chapters() -> list[str]:
     return sorted(names)
 
 
+@constraints(chapter="name")
 def load(chapter: str):
     """The study module of ``chapter`` (``bai.studies.<chapter>``), with a clear error."""
     if not isinstance(chapter, str):

@@ -23,6 +23,7 @@ from ..designs import psi_star
 from ..reported.fiez2019 import VALUES as _FIEZ
 from ..reported.soare2014 import VALUES as _SOARE
 from ..validation import Param, check_rng
+from ..validation import constraints
 from . import Grid, Study, arena_glr, check_params
 
 __all__ = ["PROFILES", "PARAMETERS", "DELTA", "DELTAS", "CLAIMS", "STUDY", "SIZE_KEYS", "make_instances",
@@ -145,6 +146,7 @@ def _instances(sizes: tuple) -> dict:
     }
 
 
+@constraints(P="params")
 def make_instances(P) -> dict:
     """The arena's five instances at the parameters ``P``, by display name: the Soare
     benchmark, many arms and the sphere (Fiez et al. 2019, Fig. 1b, 1c), the transductive
@@ -158,6 +160,7 @@ def short_names(P) -> dict:
     return dict(zip(SHORT_NAMES, make_instances(P)))
 
 
+@constraints(entry="object", env="env")
 def arm_env(entry, env):
     """The environment an entry runs on, and the kind of rewards it sees: the Gaussian
     surrogate (:func:`bai.algorithms.registry.gaussian_surrogate`) for Bernoulli rewards unless
@@ -175,6 +178,7 @@ def _gaussian_version(env):
     return registry.gaussian_surrogate(env) if isinstance(env, BernoulliLinearBandit) else env
 
 
+@constraints(P="params")
 def psi_table(P) -> dict:
     """psi* of every instance (of its Gaussian surrogate for Bernoulli rewards)."""
     check_params(P, SIZE_KEYS)
@@ -185,6 +189,7 @@ def psi_table(P) -> dict:
     return out
 
 
+@constraints(P="params")
 def instance_table(P, psi: dict) -> pd.DataFrame:
     """One row per instance: sizes, rewards, smallest gap, psi* and the lower bound at 0.05."""
     check_params(P, SIZE_KEYS)
@@ -204,6 +209,7 @@ def instance_table(P, psi: dict) -> pd.DataFrame:
 # ---------------------------------------------------------------------------------------------
 
 
+@constraints(rng="rng")
 def arena_task(rng, *, instance, algorithm, delta, batch, cap, sizes):
     """``batch`` runs of registry entry ``algorithm`` on the arena instance ``instance`` (built
     from ``sizes``) at ``delta``, with at most ``cap`` samples per run."""
@@ -215,6 +221,7 @@ def arena_task(rng, *, instance, algorithm, delta, batch, cap, sizes):
             "stopped": res.stopped.tolist(), "rewards": rewards}
 
 
+@constraints(P="params")
 def not_applicable(P) -> dict:
     """``{(instance, algorithm): reason}`` for the cells an algorithm cannot run."""
     check_params(P, SIZE_KEYS)
@@ -227,6 +234,7 @@ def not_applicable(P) -> dict:
     return out
 
 
+@constraints(P="params")
 def main_configs(P) -> list:
     """Every applicable (instance, algorithm) cell at delta = 0.05."""
     check_params(P, SIZE_KEYS + ("batch", "cap"))
@@ -245,6 +253,7 @@ def strongest(main: pd.DataFrame, instance: str, k: int = 3) -> list:
     return list(sub.nsmallest(k, "ratio")["algorithm"])
 
 
+@constraints(P="params")
 def sweep_configs(P, methods: dict | None = None) -> list:
     """The delta sweep: ``methods`` (``{instance: [algorithms]}``, by default RAGE, LinGapE
     (greedy) and the XY-oracle on ``P["sweep_instances"]``) at every delta of :data:`DELTAS`."""
@@ -303,6 +312,7 @@ def _cell_text(r) -> str:
     return f"{ge}{r['ratio']:.3g} ± {se:.2g}"
 
 
+@constraints(delta="delta")
 def lb_ratio(delta: float = DELTA) -> float:
     """The Gaussian lower bound in the arena's units: ``2 log(1/(2.4 delta)) / log(1/delta)``
     (0 for ``delta >= 1/2.4``, where the bound's factor is not positive)."""
@@ -387,6 +397,7 @@ def bound_distance(main: pd.DataFrame) -> float:
     return float(best_per_instance(main)["ratio"].min()) / lb_ratio()
 
 
+@constraints(P="params")
 def quoted_constants(P) -> dict:
     """The numbers the chapter's prose quotes (glued, never typed): the profiles' sizes, the
     instances' constants (computed from the instances at ``P``), the papers' values, the

@@ -31,6 +31,7 @@ from ..algorithms import engine, fws, glr, lingame
 from ..claims import ClaimSpec, ErrorRate, Holds
 from ..queries import BestArm
 from ..validation import check_choice, check_int, check_rng
+from ..validation import constraints
 
 __all__ = ["RULES", "OPTIMAL", "PROFILE_KEYS", "DELTAS_GLR", "MAIN_DELTA", "SLOPE_RTOL",
            "CLAIMS", "GRIDS",
@@ -146,6 +147,7 @@ def _built(sizes: tuple) -> dict:
     return {_name(k, P): b(P) for k, b in _BUILDERS.items()}
 
 
+@constraints(P="params")
 def glr_instances(P) -> dict:
     """The GLR part's three instances by display name: the Soare benchmark (omega = 0.01), the
     instance of Wang et al. 2021's linear experiment (Soare's with d = 6, omega = 0.1) and many
@@ -160,12 +162,14 @@ def _tstar(sizes: tuple) -> dict:
             for n, e in _built(sizes).items()}
 
 
+@constraints(P="params")
 def t_star_table(P) -> dict:
     """T* of each instance of the GLR part."""
     _check(P)
     return dict(_tstar(_sizes(P)))
 
 
+@constraints(P="params")
 def instance_rows(P) -> pd.DataFrame:
     """One row per instance: K, d, T* and the lower bound at 0.05 and 1e-9."""
     _check(P)
@@ -180,6 +184,8 @@ def _deltas(P) -> list:
     return [d for d in DELTAS_GLR if d >= P["glr_min_delta"] * (1 - 1e-12)]
 
 
+@constraints(rng="rng", instance="choice", rule="choice", thresholds="threshold", batch="count",
+             cap="count", deltas="deltas")
 def glr_task(rng, *, instance, rule, thresholds, batch, cap, deltas, sizes):
     """``batch`` runs of sampling rule ``rule`` on GLR instance ``instance``; every run is one
     trajectory read at every delta of ``deltas`` and every threshold of ``thresholds``."""
@@ -221,6 +227,7 @@ def _batch_rows(fn, env, rng, batch: int, deltas, thresholds, cap: int) -> dict:
     return out
 
 
+@constraints(P="params")
 def glr_configs(P) -> list:
     """Every (instance, rule) of the GLR part: on the Soare benchmark, ``glr_soare_rules`` under
     the heuristic threshold (its runs are the costly ones); on the other two, ``glr_all_rules``
@@ -351,6 +358,7 @@ def glr_claims(df: pd.DataFrame, cells: pd.DataFrame, slopes: pd.DataFrame, P) -
     return rows
 
 
+@constraints(P="params")
 def lingame_diagnosis(P) -> pd.DataFrame:
     """Why LinGame is slow on the FWS instance: ``glr_diag_runs`` runs of LinGame with and
     without its optimistic gains (and FWS for reference), heuristic threshold, delta = 1e-3..1e-9:

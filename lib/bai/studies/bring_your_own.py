@@ -22,6 +22,7 @@ from ..claims import CP_LEVEL, ClaimSpec, Holds
 from ..environments import GaussianLinearBandit
 from ..queries import BestArm, TopM
 from ..validation import Param, check_int
+from ..validation import constraints
 from . import Study
 
 __all__ = ["PROFILES", "PARAMETERS", "CLAIMS", "STUDY", "TOPM_THETA", "TOPM_OTHER_MAX",
@@ -100,6 +101,7 @@ def quoted_constants() -> dict:
             "topm_other_max": TOPM_OTHER_MAX}
 
 
+@constraints(P="params")
 def page_instances(P) -> dict:
     """The page's instances: the instance of Wang et al. 2021's linear experiment (Soare et
     al.'s benchmark, d = 6, omega = 0.1) and the transductive example of Fiez et al. 2019
@@ -111,6 +113,7 @@ def page_instances(P) -> dict:
             f"transductive (Fiez, d={d})": instances.transductive_example(d)}
 
 
+@constraints(env="env", seeds="count", deltas="deltas", max_samples="count")
 def faithfulness(env, seeds: int, deltas, max_samples: int = 10**6):
     """Claim ``byo.faithful``: per seed, the plain-Python and the compiled XY-static tracking's
     stopping times (both thresholds, every delta), whether they are identical, and each one's
@@ -141,6 +144,7 @@ def faithfulness(env, seeds: int, deltas, max_samples: int = 10**6):
                    "value": float(table["identical"].mean())}
 
 
+@constraints(P="params")
 def topm_instance(P):
     """The page's top-m instance: ``(env, TopM(m))`` with arms e_1..e_5 and five unit vectors
     of smaller value (after Tirinzoni & Degenne 2022's instance, smaller: values
@@ -162,6 +166,8 @@ def topm_instance(P):
     return env, TopM(m)
 
 
+@constraints(compiled="object", python="object", env="env", query="query", seeds="count",
+             deltas="deltas", max_samples="count")
 def twins(compiled, python, env, query, seeds: int, deltas, max_samples: int = 10**6):
     """Claim ``byo.compiled_twin``: per seed, the stopping times of a compiled rule and of its
     plain-Python twin (both thresholds, every delta), whether they are identical, and each one's

@@ -16,6 +16,7 @@ from .. import designs
 from ..claims import AtMost, ClaimSpec, Reference, Tolerance
 from ..instances import soare_benchmark
 from ..validation import check_in_interval, check_int, check_rng
+from ..validation import constraints
 from . import Grid, Study, check_params
 
 __all__ = ["PROFILES", "CLAIMS", "STUDY", "OMEGA", "kw_value", "g_optimal_table", "soare_table",
@@ -58,6 +59,7 @@ PROFILES = {
     },
 }
 
+@constraints(d="count")
 def kw_value(d: int) -> Reference:
     """The G-optimal design value the Kiefer--Wolfowitz theorem gives in R^d: ``d``."""
     d = check_int(d, "d", minimum=1)
@@ -81,6 +83,7 @@ CLAIMS = {
 }
 
 
+@constraints(P="params")
 def g_optimal_table(P) -> pd.DataFrame:
     """Random Gaussian arms: the fast solver's G-optimal value against cvxpy's, its certified
     gap and the Kiefer--Wolfowitz lower bound ``2d - max_x ||x||^2_{A(lambda)^-1}``."""
@@ -100,6 +103,7 @@ def g_optimal_table(P) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+@constraints(P="params")
 def soare_table(P, omega: float = OMEGA) -> pd.DataFrame:
     """XY value (``2d`` in theory) and psi* with the oracle weights on the Soare benchmark."""
     check_params(P, ('soare_dims',))
@@ -115,6 +119,7 @@ def soare_table(P, omega: float = OMEGA) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+@constraints(omega="pos")
 def elfving_check(omega: float = OMEGA) -> pd.DataFrame:
     """Elfving's closed form of psi* for d = 2, ``((1 + cot(omega/2))/2)^2``, against the
     solver, and the value of each oracle direction at the closed-form design."""
@@ -137,6 +142,7 @@ def elfving_check(omega: float = OMEGA) -> pd.DataFrame:
     })
 
 
+@constraints(P="params")
 def rounding_table(P, omega: float = OMEGA) -> pd.DataFrame:
     """Efficient rounding of two designs (XY on random arms, oracle on the Soare benchmark) to
     ``N`` pulls: ``f(N./N)/f(lambda)`` against the bound ``1 + 2p/N`` (Fiez et al. 2019, App. B)."""
@@ -186,6 +192,7 @@ def plot_rounding(rounding: pd.DataFrame):
     return fig
 
 
+@constraints(rng="rng")
 def solver_agreement(rng, K: int, d: int, design: str) -> dict:
     """One random instance (``K`` Gaussian arms in ``R^d``): the G (``design="G"``) or XY
     design solved by the fast solver and by cvxpy; their relative difference and the fast

@@ -11,6 +11,7 @@ import numpy as np
 from ...estimation import baics_threshold
 from ...lower_bounds import alt_eval, check_weights, check_instance
 from ...validation import as_matrix, as_vector, check_nonnegative
+from ...validation import constraints
 from .kernel import _gk_weights, _proj_floor
 
 
@@ -18,6 +19,7 @@ from .kernel import _gk_weights, _proj_floor
 threshold = baics_threshold
 
 
+@constraints(counts="matrix", means="matrix", q="vector", M="count0")
 def glr_statistic(counts, means, q, M) -> float:
     r"""The GLR statistic (10): :math:`Z=\tfrac12\inf_{\lambda\in\mathrm{Alt}(\hat\mu)}\sum N_{k,l}(\hat\mu_{k,l}-\lambda_{k,l})^2=\tfrac t2F_{\hat\mu}(N/t)`.
 
@@ -41,6 +43,7 @@ def glr_statistic(counts, means, q, M) -> float:
     return 0.5 * alt_eval(counts, mu, q, M)[0]
 
 
+@constraints(arm_means="array")
 def gk_weights(arm_means) -> np.ndarray:
     r"""Optimal BAI weights of Gaussian arms (Garivier & Kaufmann 2016, Thm 5), used by T-a-S.
 
@@ -65,6 +68,7 @@ def gk_weights(arm_means) -> np.ndarray:
     return out
 
 
+@constraints(v="array", eps="nonneg")
 def project_simplex(v, eps: float = 0.0) -> np.ndarray:
     r"""Euclidean projection onto :math:`\Sigma^\epsilon=\{x\ge\epsilon,\sum x=1\}` (sort-based).
 

@@ -13,6 +13,7 @@ import numpy as np
 from ...environments import SubpopulationGaussian
 from ...lower_bounds import check_instance
 from ...validation import check_rng, check_delta, check_int, check_positive
+from ...validation import constraints
 from ..common import RunsResult
 from ..glr import run_generator
 from .kernel import _CAPPED, _NEED_MORE, Config, State, _run_chunk
@@ -150,6 +151,8 @@ def _run(mode_name, env, rng, delta, tau_max, n0, glr_scale, step_size=1.0, proj
     )
 
 
+@constraints(env="env", rng="rng", delta="delta", tau_max="count", n0="count", step_size="pos",
+             projection="choice")
 def t_a_scs(env, rng, *, delta: float = 0.1, tau_max: int = 15000, n0: int = 5,
             step_size: float = 1.0, projection: str = "simplex", glr_scale: float = 0.5,
             record: bool = False) -> BAICSResult:
@@ -197,6 +200,7 @@ def t_a_scs(env, rng, *, delta: float = 0.1, tau_max: int = 15000, n0: int = 5,
                 record)
 
 
+@constraints(env="env", rng="rng", delta="delta", tau_max="count", n0="count")
 def t_a_s(env, rng, *, delta: float = 0.1, tau_max: int = 15000, n0: int = 5,
           glr_scale: float = 0.5, record: bool = False) -> BAICSResult:
     r"""One run of the constraint-blind Track-and-Stop benchmark (Garivier & Kaufmann 2016), Sec. 5.
@@ -218,6 +222,7 @@ def t_a_s(env, rng, *, delta: float = 0.1, tau_max: int = 15000, n0: int = 5,
     return _run("T-a-S", env, rng, delta, tau_max, n0, glr_scale, record=record)
 
 
+@constraints(env="env", rng="rng", delta="delta", tau_max="count", n0="count")
 def uniform_sampling(env, rng, *, delta: float = 0.1, tau_max: int = 15000, n0: int = 5,
                      glr_scale: float = 0.5, record: bool = False) -> BAICSResult:
     r"""One run of the uniform benchmark, Sec. 5: :math:`A_t\sim\mathrm{Unif}[K]`, :math:`I_t\sim q`.
@@ -236,6 +241,7 @@ def uniform_sampling(env, rng, *, delta: float = 0.1, tau_max: int = 15000, n0: 
     return _run("Uniform", env, rng, delta, tau_max, n0, glr_scale, record=record)
 
 
+@constraints(rng="rng", n_runs="count")
 def run_generators(rng, n_runs: int) -> list:
     """The generators of ``n_runs`` runs: one draw ``base`` of ``rng``, then run ``r``'s own
     generator :func:`bai.algorithms.glr.run_generator` ``(base, r)`` (the derivation of
@@ -254,6 +260,7 @@ def _runs(name, env, n_runs, rng, kwargs) -> RunsResult:
         "max_tracking_ratio": np.array([o.max_tracking_ratio for o in out])})
 
 
+@constraints(env="env", n_runs="count", rng="rng", delta="delta", tau_max="count")
 def t_a_scs_runs(env, n_runs: int, rng, **kwargs) -> RunsResult:
     """``n_runs`` independent :func:`t_a_scs` runs as a ``RunsResult`` (``counts`` of shape
     ``(n_runs, K, L)``; ``stopped`` is ``not capped``), run ``r`` from its own generator
@@ -261,18 +268,21 @@ def t_a_scs_runs(env, n_runs: int, rng, **kwargs) -> RunsResult:
     return _runs("T-a-SCS", env, n_runs, rng, kwargs)
 
 
+@constraints(env="env", n_runs="count", rng="rng", delta="delta", tau_max="count")
 def t_a_s_runs(env, n_runs: int, rng, **kwargs) -> RunsResult:
     """``n_runs`` independent :func:`t_a_s` runs, each from its own generator, as a
     ``RunsResult``."""
     return _runs("T-a-S", env, n_runs, rng, kwargs)
 
 
+@constraints(env="env", n_runs="count", rng="rng", delta="delta", tau_max="count")
 def uniform_sampling_runs(env, n_runs: int, rng, **kwargs) -> RunsResult:
     """``n_runs`` independent :func:`uniform_sampling` runs, each from its own generator, as a
     ``RunsResult``."""
     return _runs("Uniform", env, n_runs, rng, kwargs)
 
 
+@constraints(name="choice", env="env", rng="rng", delta="delta")
 def run_algorithm(name: str, env, rng, **kwargs) -> BAICSResult:
     """Run the sampling rule called ``name`` (one of :data:`ALGORITHMS`, Sec. 5, Table 1).
 
@@ -296,6 +306,7 @@ def run_algorithm(name: str, env, rng, **kwargs) -> BAICSResult:
 
 
 
+@constraints(env="env", name="choice", n_runs="count", seed="count0")
 def steps_per_second(env, name: str = "T-a-SCS", *, n_runs: int = 5, seed: int = 0, **kwargs) -> float:
     """Measured sampling rounds per second of one rule on ``env`` (single process, after compilation).
 

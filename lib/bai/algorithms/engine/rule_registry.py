@@ -23,6 +23,7 @@ import pkgutil
 from dataclasses import dataclass
 
 from ...validation import strict_keywords
+from ...validation import constraints
 from ..glr import RULE_PARAMETERS, simulate_runs
 from .rules import check_rule
 from .simulation import simulate
@@ -34,6 +35,14 @@ ENGINE_ARGUMENTS = (("query", None), ("deltas", (0.1,)), ("threshold", "heuristi
                     ("max_samples", 10**7), ("regularization", 0.0), ("initial", "spanner"))
 _ANNOTATIONS = {"max_samples": "int", "regularization": "float", "initial": "str"}
 
+#: the declared kinds (:func:`bai.validation.constraints`) of the engine's arguments of every
+#: rule's single-run and batch functions; an option adds its ``kind``
+ENGINE_KINDS = {"env": "gaussian_env", "rng": "rng", "query": "query", "deltas": "deltas",
+                "threshold": "threshold", "stopping": "stopping",
+                "sampling_elimination": "elimination", "max_samples": "count"}
+RUNS_KINDS = {"env": "gaussian_env", "n_runs": "count", "rng": "rng", "query": "query",
+              "deltas": "deltas", "threshold": "threshold", "max_samples": "count"}
+
 #: the order of a rule declared without one: after the library's (which use 10, 20, ...)
 DEFAULT_ORDER = 1000
 
@@ -42,9 +51,9 @@ DEFAULT_ORDER = 1000
 class Option:
     """An option of a rule beyond the engine's arguments: its ``default``, the ``check``
     (``value -> value``, raising a ``ValueError``/``TypeError`` that names the option; ``None``
-    when the engine checks it), the ``kind`` of bad input it refuses (a key of the contracts
-    test's bad values, or ``""``) and a cheap valid ``example`` for tests (default: the
-    default)."""
+    when the engine checks it), the ``kind`` of bad input it refuses (a key of
+    :data:`bai.validation.KINDS`, declared on the rule's functions, or ``""``) and a cheap
+    valid ``example`` for tests (default: the default)."""
 
     default: object = None
     check: object = None
@@ -129,6 +138,7 @@ def register(name: str, run, runs, *, paper: str, rule=None, optimal: bool = Fal
     return entry
 
 
+@constraints(name="choice")
 def library_rule(name: str) -> RuleEntry:
     """The registered rule ``name`` (a ``ValueError`` listing them otherwise)."""
     if not isinstance(name, str) or name not in RULES:
@@ -242,6 +252,10 @@ def declare_rule(rule, *, slug: str, order: int = DEFAULT_ORDER, optimal: bool =
     elif run.__name__ != slug:
         raise ValueError(f"run must be the function {slug!r}, got {run.__name__!r}")
     runs = runs_function(run, name=f"{slug}_runs", module=module)
+    own = {k: o.kind for k, o in options.items() if o.kind}
+    if not getattr(run, "__dict__", {}).get("__constraints__"):
+        constraints(**ENGINE_KINDS, **own)(run)
+    constraints(**RUNS_KINDS, **own)(runs)
     register(rule.name, run, runs, paper=getattr(rule, "paper", ""), rule=rule,
              optimal=optimal, queries=getattr(rule, "queries", None), order=order,
              options=options)

@@ -17,6 +17,7 @@ from ... import queries as Q
 from ...environments import GaussianLinearBandit
 from ..glr import GLRResult
 from .state import NP, REG, STAT, T
+from ...validation import constraints
 
 
 class SamplingRule:
@@ -179,6 +180,7 @@ class RuleState:
         return float(self._ff[STAT])
 
 
+@constraints(name="name", choose_arm="callable")
 @dataclass
 class CompiledRule:
     r"""A sampling rule compiled with numba (module docstring).

@@ -17,6 +17,7 @@ import numpy as np
 
 from ... import queries as Q
 from ...validation import check_int, check_names, check_rng
+from ...validation import constraints
 from .. import stopping as ST
 from ..glr import GLRResult, check_deltas, check_env
 from .state import INITIAL, LOGDET, WS
@@ -94,6 +95,9 @@ def _simulate_one(rule, env, query, rng, deltas, thresholds, stoppings, max_samp
     return run, order, info
 
 
+@constraints(rule="object", env="gaussian_env", rng="rng", deltas="deltas", threshold="threshold",
+             max_samples="count", query="query", stopping="stopping",
+             sampling_elimination="elimination")
 def simulate(rule, env, rng, *, query=None, deltas=(0.1,), threshold="heuristic",
              stopping="llr", sampling_elimination=None, max_samples: int = 10**7,
              regularization: float = 0.0, initial: str = "spanner", **options) -> GLRResult:

@@ -15,6 +15,7 @@ from ...environments import BernoulliLinearBandit, GaussianLinearBandit
 from ...estimation import lingape_radius, soare_c, soare_log_term
 from ...validation import (check_rng, as_matrix, as_vector, check_delta, check_int,
                            check_positive, check_unique_best)
+from ...validation import constraints
 from ..common import RunResult, RunsResult, run_streams, simulate_static_path
 from .loop import LOG_UNIONS
 
@@ -40,6 +41,8 @@ class Direction:
     index: np.ndarray          #: :math:`\hat\Delta_t(j,i_t)+\beta_t(j,i_t)` for every arm j
 
 
+@constraints(X="matrix", counts="vector", sums="vector", delta="delta", reg="pos", R="pos",
+             S="nonneg", radius="choice", log_union="choice")
 def select_direction(X, counts, sums, *, delta: float, reg: float = 1.0, R: float = 1.0,
                      S: float = 0.0, radius: str = "det", log_union: str = "pairs") -> Direction:
     r"""Select-direction (Xu et al. 2018, Algorithm 2), computed directly from the state.
@@ -101,6 +104,8 @@ def _ridge_first_stop(X, A0, steps, counts, sums, delta, c, union):
     return first, rec
 
 
+@constraints(env="env", n_runs="count", rng="rng", delta="delta", sigma="pos", reg="pos",
+             log_union="choice", grid_ratio="pos")
 def xy_static_ridge_runs(env, n_runs: int, rng, *, delta: float = 0.05, sigma: float = 1.0,
                          reg: float = 0.01, log_union: str = "pairs", grid_ratio: float = 1e-2,
                          block_rtol: float = 1e-3, max_samples: int = 10**9, chunk: int = 128
@@ -148,6 +153,7 @@ def xy_static_ridge_runs(env, n_runs: int, rng, *, delta: float = 0.05, sigma: f
                             "sigma": sigma})
 
 
+@constraints(env="env", delta="delta", sigma="pos", reg="pos")
 def xy_static_ridge(env, rng, **kw) -> RunResult:
     """One run of :func:`xy_static_ridge_runs` (one replication)."""
     return xy_static_ridge_runs(env, 1, rng, **kw).run(0)

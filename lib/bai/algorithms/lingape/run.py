@@ -14,6 +14,7 @@ from ...designs import LazyRatioWeights
 from ...environments import BernoulliLinearBandit, GaussianLinearBandit
 from ...validation import (check_rng, check_delta, check_int, check_nonnegative, check_positive,
                            check_unique_best)
+from ...validation import constraints
 from ..common import RunsResult, run_generators
 from .loop import (LOG_UNIONS, RADII, RULES, LinGapESettings, Rewards, _lingape_kernel,
                    _lingape_lowmem_kernel, _new_state)
@@ -97,6 +98,9 @@ def _lingape_lowmem(X, env, cfg, st, weights, rng):
         weights.pair(int(st.pair[0]), int(st.pair[1]))
 
 
+@constraints(env="env", rng="rng", delta="delta", epsilon="nonneg", rule="choice", reg="pos",
+             S="nonneg", R="pos", max_steps="count", refresh_every="count", radius="choice",
+             log_union="choice")
 def lingape(env, rng, *, delta: float = 0.05, epsilon: float = 0.0, rule: str = "greedy",
             reg: float = 1.0, S: float | None = None, R: float | None = None,
             max_steps: int = 10**9, refresh_every: int = 4096, weights=None,
@@ -203,6 +207,7 @@ def lingape(env, rng, *, delta: float = 0.05, epsilon: float = 0.0, rule: str = 
                          int(j_t), st.arms[: max(0, min(trace, t - env.K))].copy())
 
 
+@constraints(env="env", n_runs="count", rng="rng", delta="delta")
 def lingape_runs(env, n_runs: int, rng, **kw) -> RunsResult:
     """``n_runs`` independent LinGapE runs, run ``r`` from its own generator
     (:func:`bai.algorithms.common.run_generators`), as a :class:`RunsResult`."""

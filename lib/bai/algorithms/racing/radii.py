@@ -13,6 +13,7 @@ import numpy as np
 
 from ...estimation import lil_radius
 from ...validation import check_rng, as_vector, check_delta, check_int, check_positive
+from ...validation import constraints
 from .kernel import _LOG_PI2_6, _split
 from .model import _SPLIT, _check_bool, _check_choice, _check_lil, lil_log_constant
 
@@ -22,6 +23,8 @@ from .model import _SPLIT, _check_bool, _check_choice, _check_lil, lil_log_const
 # ---------------------------------------------------------------------------------------------
 
 
+@constraints(weights="array", taus="array", delta="delta", n_arms="count", a="pos", c="pos",
+             split="choice")
 def optimal_delta_split(weights, taus, delta: float, n_arms: int, *, a: float = 0.6,
                         c: float = 1.1, offsets=None,
                         split: str = "optimal") -> tuple[np.ndarray, float]:
@@ -78,6 +81,8 @@ def optimal_delta_split(weights, taus, delta: float, n_arms: int, *, a: float = 
     return out, float(rad)
 
 
+@constraints(sigma="pos", sigma_p="nonneg", n_completed="count0", n_partial="count0",
+             delta="delta", n_arms="count")
 def partial_radius(sigma: float, sigma_p: float, n_completed: int, n_partial: int,
                    delta: float, n_arms: int, *, n_bias: int | None = None,
                    split: str = "optimal", literal: bool = False, a: float = 0.6,
@@ -124,6 +129,7 @@ def partial_radius(sigma: float, sigma_p: float, n_completed: int, n_partial: in
 # ---------------------------------------------------------------------------------------------
 
 
+@constraints(rng="rng", n_runs="count", horizon="count", delta="delta", a="pos", c="pos")
 def lil_coverage(rng: np.random.Generator, *, n_runs: int, horizon: int, delta: float,
                  literal: bool = False, a: float = 0.6, c: float = 1.1,
                  chunk: int = 50) -> dict:
@@ -155,6 +161,8 @@ def lil_coverage(rng: np.random.Generator, *, n_runs: int, horizon: int, delta: 
             "first_violation": float(np.median(first)) if first else 0.0}
 
 
+@constraints(rng="rng", n_runs="count", n_pulls="count", delay="count", sigma="pos", sigma_p="pos",
+             delta="delta", n_arms="count", split="choice")
 def partial_bound_coverage(rng: np.random.Generator, *, n_runs: int, n_pulls: int, delay: int,
                            sigma: float = 1.0, sigma_p: float = 1.0, delta: float = 0.05,
                            n_arms: int = 1, split: str = "optimal", pull_union: bool = False,

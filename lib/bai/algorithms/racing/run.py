@@ -12,11 +12,13 @@ import numpy as np
 
 from ...environments import DelayedFeedbackArms
 from ...validation import check_rng, check_delta, check_int
+from ...validation import constraints
 from .kernel import Delays, RaceArms, RaceSettings, _race_kernel, _simulate_pull_kernel
 from .model import (_FEEDBACK, _MAX_STEPS, _SPLIT, _UNION, RacingResult, _check_bool,
                     _check_choice, _check_env, _check_lil, _delay_arrays, lil_log_constant)
 
 
+@constraints(env="env", seed="count0", arm="count0", pull="count")
 def simulate_pull(env: DelayedFeedbackArms, seed: int, arm: int, pull: int, *,
                   delays=None) -> dict:
     """The ``pull``-th pull (1-based) of ``arm`` under ``seed``: final value, delay and the
@@ -42,6 +44,8 @@ def _draw_seed(rng: np.random.Generator) -> int:
     return int(rng.integers(0, 2**63 - 1, dtype=np.int64))
 
 
+@constraints(env="env", rng="rng", k="count", delta="delta", feedback="choice", b="count",
+             r="count")
 def race(env: DelayedFeedbackArms, rng: np.random.Generator, *, k: int, delta: float = 0.05,
          feedback: str = "full", b: int = 1, r: int = 1, abandon: bool = True,
          split: str = "optimal", union: str = "arms", pull_union: bool = False,
@@ -150,6 +154,7 @@ def _run(env, seed, arms, delays, cfg, name, trace=0) -> RacingResult:
                         pulls=tr[:, :min(trace, int(N.sum()))].T.copy() if trace else None)
 
 
+@constraints(env="env", rng="rng", k="count", delta="delta")
 def racing_full(env, rng, *, k: int, delta: float = 0.05, **options) -> RacingResult:
     """Sequential racing on full delayed feedback only (the baseline; Eq. 5 bounds, spec 2.2).
 
@@ -158,6 +163,7 @@ def racing_full(env, rng, *, k: int, delta: float = 0.05, **options) -> RacingRe
     return race(env, rng, k=k, delta=delta, feedback="full", b=1, r=1, **options)
 
 
+@constraints(env="env", rng="rng", k="count", delta="delta", split="choice")
 def racing_unbiased_pf(env, rng, *, k: int, delta: float = 0.05, split: str = "optimal",
                        **options) -> RacingResult:
     """Algorithm 2 (RacingUnbiasedPF): sequential racing that, while a pull runs, uses the
@@ -166,6 +172,7 @@ def racing_unbiased_pf(env, rng, *, k: int, delta: float = 0.05, split: str = "o
                 **options)
 
 
+@constraints(env="env", rng="rng", k="count", delta="delta", split="choice")
 def racing_biased_pf(env, rng, *, k: int, delta: float = 0.05, split: str = "optimal",
                      **options) -> RacingResult:
     """The biased-partial-feedback racing algorithm (paper's Algorithm 4, appendix missing:
@@ -174,6 +181,7 @@ def racing_biased_pf(env, rng, *, k: int, delta: float = 0.05, split: str = "opt
                 **options)
 
 
+@constraints(env="env", rng="rng", k="count", delta="delta", b="count", r="count")
 def batch_racing_full(env, rng, *, k: int, delta: float = 0.05, b: int = 10, r: int = 10,
                       abandon: bool = True, **options) -> RacingResult:
     """Algorithm 3 (BatchRacingFullDF): (b, r) parallel racing on full delayed feedback
@@ -183,6 +191,7 @@ def batch_racing_full(env, rng, *, k: int, delta: float = 0.05, b: int = 10, r: 
                 **options)
 
 
+@constraints(env="env", rng="rng", k="count", delta="delta", b="count", r="count")
 def batch_racing_pf(env, rng, *, k: int, delta: float = 0.05, b: int = 10, r: int = 10,
                     biased: bool = False, abandon: bool = True, split: str = "optimal",
                     **options) -> RacingResult:
@@ -193,6 +202,7 @@ def batch_racing_pf(env, rng, *, k: int, delta: float = 0.05, b: int = 10, r: in
                 else "unbiased", b=b, r=r, abandon=abandon, split=split, **options)
 
 
+@constraints(env="env", rng="rng", k="count", delta="delta", b="count", r="count")
 def paired_runs(env, rng, *, k: int, delta: float = 0.05, b: int = 1, r: int = 1,
                 biased: bool = False, **options) -> dict:
     r"""Full-feedback racing and its partial-feedback counterpart on the **same** random stream.

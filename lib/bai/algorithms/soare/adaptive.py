@@ -21,6 +21,7 @@ from ...estimation import (
     soare_log_term,
 )
 from ...validation import check_rng, check_delta, check_int, check_nonnegative, check_positive
+from ...validation import constraints
 from ..common import RunResult, RunsResult, run_streams
 from ..glr import run_generator
 from .eq11 import _check_env, initial_counts
@@ -59,6 +60,7 @@ ADAPTIVE_READINGS = {
 }
 
 
+@constraints(tie_seed="count0")
 def phase_ties(tie_seed: int, history) -> np.random.Generator:
     r"""The tie-breaking generator of an XY-adaptive phase: a function of the batch's
     ``tie_seed`` and of the phase's ``history`` (the active sets of this phase and of the
@@ -80,6 +82,7 @@ def _pairs_of(mask: np.ndarray, X: np.ndarray) -> np.ndarray:
     return X[idx[i]] - X[idx[j]]
 
 
+@constraints(env="env", n_runs="count", rng="rng", delta="delta", alpha="prob", reading="choice")
 def xy_adaptive_runs(env, n_runs: int, rng, *, delta: float = 0.05, alpha: float = 0.1,
                      reading: str = "paper", reset: bool | None = None,
                      phase_rule: str | None = None, log_term: str | None = None,
@@ -238,6 +241,7 @@ def xy_adaptive_runs(env, n_runs: int, rng, *, delta: float = 0.05, alpha: float
                             **({"arms": [np.concatenate(a) for a in arms]} if trace else {})})
 
 
+@constraints(env="env", rng="rng", delta="delta", alpha="prob")
 def xy_adaptive(env, rng, **kw) -> RunResult:
     """One XY-adaptive run (:func:`xy_adaptive_runs` with one replication)."""
     return xy_adaptive_runs(env, 1, rng, **kw).run(0)
@@ -373,6 +377,7 @@ def _fully_adaptive_kernel(X, means, cfg, rng, start):
     return n, best, counts
 
 
+@constraints(env="env", rng="rng", delta="delta", eta="pos")
 def fully_adaptive(env, rng, *, delta: float = 0.05, eta: float = 1.0, S: float | None = None,
                    grid_ratio: float = 1e-3, max_samples: int = 10**9,
                    refresh_every: int = 4096, block_rtol: float = 0.0) -> RunResult:
@@ -409,6 +414,7 @@ def fully_adaptive(env, rng, *, delta: float = 0.05, eta: float = 1.0, S: float 
                      correct=best == env.best_item, stopped=best >= 0, counts=counts)
 
 
+@constraints(env="env", n_runs="count", rng="rng", delta="delta")
 def fully_adaptive_runs(env, n_runs: int, rng, **kw) -> RunsResult:
     """``n_runs`` independent runs of :func:`fully_adaptive`, run ``r`` from its own generator
     (:func:`run_streams`)."""

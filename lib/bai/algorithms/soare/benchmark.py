@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from .adaptive import fully_adaptive_runs, xy_adaptive_runs
 from .static import static_allocation_runs, xy_oracle_runs
+from ...validation import constraints
 
 
 # ---------------------------------------------------------------------------------------------
@@ -16,6 +17,7 @@ from .static import static_allocation_runs, xy_oracle_runs
 STRATEGIES = ("fully adaptive", "G", "XY", "XY-adaptive", "XY-oracle")
 
 
+@constraints(rng="rng", strategy="choice", d="count", n_runs="count", delta="delta", omega="pos")
 def benchmark_task(rng, *, strategy: str, d: int, n_runs: int, delta: float = 0.05,
                    omega: float = 0.01, alpha: float = 0.1, reading: str = "paper",
                    oracle_rule: str = "tracking", block_rtol: float = 0.0,

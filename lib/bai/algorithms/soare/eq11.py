@@ -14,6 +14,7 @@ from ...designs import spanning_arms
 from ...environments import GaussianLinearBandit
 from ...estimation import soare_c, soare_log_term
 from ...validation import as_matrix, as_vector, check_delta, check_int, check_positive
+from ...validation import constraints
 
 
 # ---------------------------------------------------------------------------------------------
@@ -21,6 +22,7 @@ from ...validation import as_matrix, as_vector, check_delta, check_int, check_po
 # ---------------------------------------------------------------------------------------------
 
 
+@constraints(X="matrix")
 def initial_counts(X) -> np.ndarray:
     r"""The initial pulls: one pull of each canonical arm :math:`e_1..e_d`.
 
@@ -50,6 +52,7 @@ def initial_counts(X) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------
 
 
+@constraints(X="matrix", counts="vector", sums="vector", delta="delta", sigma="pos")
 def eq11_stops(X, counts, sums, delta: float, *, sigma: float = 1.0, c: float | None = None,
                A0=None) -> tuple[bool, int]:
     r"""Eq. 11 of Soare et al. (2014) for one state, checked literally over all arms.
@@ -85,6 +88,8 @@ def eq11_stops(X, counts, sums, delta: float, *, sigma: float = 1.0, c: float | 
     return False, rec
 
 
+@constraints(X="matrix", steps="vector", counts="matrix", delta="delta", sigma="pos", c="pos",
+             max_entries="count")
 def eq11_first_stop(X, steps, counts, sums, delta: float, *, sigma: float = 1.0,
                     c: float | None = None, max_entries: int = 4_000_000
                     ) -> tuple[np.ndarray, np.ndarray]:

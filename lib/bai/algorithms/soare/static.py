@@ -22,6 +22,7 @@ from ...validation import (
     check_int,
     check_nonnegative,
 )
+from ...validation import constraints
 from ..common import RunResult, RunsResult, geometric_grid, run_streams, simulate_static_path
 from .eq11 import _check_env, eq11_first_stop, initial_counts
 
@@ -57,6 +58,7 @@ def _rule_directions(X, rule: str) -> np.ndarray:
     raise ValueError(f"rule must be 'G' or 'XY', got {rule!r}")
 
 
+@constraints(X="matrix", rule="choice", n_max="count", grid_ratio="nonneg")
 def static_path(X, rule: str, n_max: int, *, grid_ratio: float = 1e-3, seed: int = 0,
                 start_counts=None) -> AllocationPath:
     r"""Counts of the greedy G- or XY-allocation (Fig. 2) at the grid of checks up to ``n_max``.
@@ -78,6 +80,8 @@ def static_path(X, rule: str, n_max: int, *, grid_ratio: float = 1e-3, seed: int
 
 
 
+@constraints(env="env", n_runs="count", rng="rng", delta="delta", rule="choice",
+             grid_ratio="nonneg", max_samples="count")
 def static_allocation_runs(env, n_runs: int, rng, *, rule: str, delta: float = 0.05,
                            grid_ratio: float = 1e-3, max_samples: int = 10**9,
                            first_horizon: int = 10**5, chunk: int = 256,
@@ -117,6 +121,7 @@ def static_allocation_runs(env, n_runs: int, rng, *, rule: str, delta: float = 0
                       info=info)
 
 
+@constraints(env="env", rng="rng", rule="choice", delta="delta")
 def static_allocation(env, rng, **kw) -> RunResult:
     """One run of :func:`static_allocation_runs`: ``static_allocation(env, rng, rule="XY", ...)``."""
     return static_allocation_runs(env, 1, rng, **kw).run(0)
@@ -217,6 +222,7 @@ def _oracle_value(X, Ystar, counts):
     return np.einsum("yi,cij,yj->cy", Ystar, Ainv, Ystar).max(axis=1)
 
 
+@constraints(env="env", delta="delta", rule="choice", max_samples="count")
 def xy_oracle_path(env, *, delta: float = 0.05, rule: str = "tracking",
                    grid_ratio: float = 1e-3, max_samples: int = 10**9, seed: int = 0,
                    design=None, log_union: str = "pairs", keep_arms: bool = False
@@ -297,6 +303,8 @@ def xy_oracle_path(env, *, delta: float = 0.05, rule: str = "tracking",
     return OraclePath(rule, -1, counts, None)
 
 
+@constraints(env="env", n_runs="count", rng="rng", delta="delta", rule="choice",
+             max_samples="count")
 def xy_oracle_runs(env, n_runs: int, rng, *, delta: float = 0.05, rule: str = "tracking",
                    max_samples: int = 10**9, path: OraclePath | None = None) -> RunsResult:
     r"""XY-oracle replications (Soare et al. 2014, Eq. 5).
@@ -324,6 +332,7 @@ def xy_oracle_runs(env, n_runs: int, rng, *, delta: float = 0.05, rule: str = "t
                       correct=rec == env.best_item, stopped=stopped, counts=counts)
 
 
+@constraints(env="env", rng="rng", delta="delta", rule="choice")
 def xy_oracle(env, rng, **kw) -> RunResult:
     """One XY-oracle run (:func:`xy_oracle_runs` with one replication)."""
     return xy_oracle_runs(env, 1, rng, **kw).run(0)

@@ -56,6 +56,7 @@ from .verdicts import (bounds_claims, error_claims, ex31_claims, figure_claims, 
                        lemma23_claims, loglog_slope, prop1_claim, psi_bound, rounding_claims,
                        spread_claims)
 from .verdicts import _paired_ratio  # private, read by tests/test_rage.py
+from ...validation import constraints
 
 __all__ = ["PROFILES", "SETTINGS", "DELTA", "EPSILON", "ALPHA", "LB_FACTOR", "CTR_SCALE",
            "PRINTED_SETTINGS", "SPREAD_SETTINGS", "METHOD_NAMES", "METHODS", "COLORS",
@@ -80,6 +81,7 @@ STUDY = Study(
     protocol=REP.PROTOCOL)
 
 
+@constraints(P="params")
 def grid_overview(P) -> pd.DataFrame:
     """The grid of :data:`STUDY` per figure: its abscissae, instances, runs and methods."""
     check_params(P, ('fig1a_d', 'fig1b_n', 'fig1c_n', 'fig1d_d', 'fig2a_D', 'n_instances', 'n_runs'))

@@ -19,6 +19,7 @@ import numpy as np
 from ... import instances
 from ...plotting import level_colors
 from ...reported import fiez2019 as REP
+from ...validation import constraints
 
 
 #: Common settings of Sec. 5 and App. F (:data:`bai.reported.fiez2019.VALUES`).
@@ -88,6 +89,7 @@ FIG_METHODS = {"1a": METHOD_NAMES, "1b": _NO_ADAPTIVE, "1c": _NO_ADAPTIVE,
 _FIG_CODE = {"1a": 1, "1b": 2, "1c": 3, "1d": 4, "2a": 5, "2b": 6}
 
 
+@constraints(fig="choice", x="count", instance="count0", seed="count0")
 def make_env(fig: str, x: int, instance: int, seed: int, spread: str = "code"):
     """The instance of figure ``fig`` at grid point ``x`` (Sec. 5, App. F).
 

@@ -28,12 +28,14 @@ from ...algorithms import registry
 from ...algorithms import soare
 from ...algorithms.glr import run_generator
 from ...validation import check_rng
+from ...validation import constraints
 from .. import Grid, check_params
 from .settings import (ALPHA, DELTA, EPSILON, FIG_METHODS, LB_FACTOR, LEMMA1_SCALES, MAX_SAMPLES,
                        PRINTED_SETTINGS, SETTINGS, SPREAD_SETTINGS, TWIN_INSTANCE, TWIN_SEEDS,
                        make_env)
 
 
+@constraints(env="env")
 def lower_bound(env) -> float:
     r"""Theorem 1's :math:`\psi^*\log(1/(2.4\delta))` of ``env`` (the paper's bound, without the
     KL's 1/2)."""
@@ -78,6 +80,7 @@ METHODS = {"RAGE": _registry("RAGE"), "XY-adaptive": _xy_adaptive, "LinGapE": _l
            "ALBA": _registry("ALBA"), "XY-static": _xy_static, "XY-oracle": _xy_oracle}
 
 
+@constraints(rng="rng")
 def task(rng, *, fig, x, instance, n, seed, lingape_runs_1a, thm2_1d_max,
          fig1b_spread="code") -> dict:
     r"""Every method of figure ``fig`` on one instance, ``n`` runs each (Sec. 5).
@@ -161,6 +164,7 @@ def _good_events(r, env, terms) -> list:
     return out
 
 
+@constraints(P="params")
 def figure_configs(P) -> list[dict]:
     """The configurations of Figures 1a-2b, the costliest first (for the workers' balance)."""
     check_params(P, ('fig1a_d', 'fig1b_n', 'fig1c_n', 'fig1d_d', 'fig2a_D', 'n_instances', 'n_runs'))
@@ -184,6 +188,7 @@ def _runs_per_task(P, config) -> int:
     return min(n, P["lingape_runs_1a"]) if config["fig"] == "1a" else n
 
 
+@constraints(fn="callable", seeds="count")
 def twin(fn, seeds=TWIN_SEEDS):
     """The identity check of the readable RAGE ``fn`` (a cell of the chapter): on each seed,
     the implementation behind the chapter's numbers (run 0 of
@@ -253,6 +258,7 @@ def psi_check() -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("instance")
 
 
+@constraints(P="params")
 def prop1_table(P) -> pd.DataFrame:
     r"""Proposition 1: the best static design serving every :math:`\theta=e_j`, :math:`j\le d/2`,
     against :math:`\psi^*` at :math:`\theta^*=e_1`, on the instance of the proposition."""
@@ -268,6 +274,7 @@ def prop1_table(P) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("d")
 
 
+@constraints(X="matrix", y="array")
 def inv_gauge(X, y) -> float:
     r""":math:`1/\gamma(y)=\min\{\|w\|_1:X^\top w=y\}` (Lemma 1), an LP on :math:`w=w^+-w^-`."""
     from ...validation import as_matrix, as_vector
@@ -282,6 +289,7 @@ def inv_gauge(X, y) -> float:
     return res.fun
 
 
+@constraints(P="params")
 def lemma1_table(P) -> pd.DataFrame:
     r"""Lemma 1's bounds on the worked example of Sec. 3.1 (d = 6), for
     :math:`\mathcal Y(\mathcal X)` and :math:`\{e_1-z'\}`, with the arms at the scales
@@ -307,6 +315,7 @@ def lemma1_table(P) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+@constraints(P="params")
 def rounding_table(P, trials: int = 200) -> pd.DataFrame:
     r"""Proposition 2 (App. B) on ``trials`` random designs: the rounded design's value over the
     design's (``ratio``), against :math:`1+2p/N` (``bound``) at
@@ -342,6 +351,7 @@ def rounding_table(P, trials: int = 200) -> pd.DataFrame:
     return rounding
 
 
+@constraints(P="params")
 def worked_example(P) -> pd.DataFrame:
     r"""Sec. 3.1's example (d = 8): RAGE against the static design on :math:`\mathcal Y(\mathcal X)`
     (RAGE's first-round design) as :math:`\alpha` shrinks; ``n_runs`` runs each, generators
@@ -371,6 +381,7 @@ def worked_example(P) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("alpha")
 
 
+@constraints(P="params")
 def worked_example_d(P) -> pd.DataFrame:
     r"""Sec. 3.1's example at :math:`lpha` = ``ex31_alpha`` for d in ``ex31_d``: RAGE against
     the static design on :math:`\mathcal Y(\mathcal X)`, ``ex31_runs`` runs each, generators
@@ -391,6 +402,7 @@ def worked_example_d(P) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("d")
 
 
+@constraints(P="params")
 def spread_table(P, n: int = 10000, draws: int = 5) -> pd.DataFrame:
     """Fig. 1b: the gaps of ``draws`` instances of ``n`` arms under the three readings of the
     angle spread (``instances.many_arms``): the smallest gap of the smallest and of the largest
@@ -408,6 +420,7 @@ def spread_table(P, n: int = 10000, draws: int = 5) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("spread")
 
 
+@constraints(P="params")
 def printed_1b_table(P) -> pd.DataFrame:
     r"""Fig. 1b's printed instances (angles :math:`\pi/4+\mathcal N(0,.09)`, .09 a variance) at
     the profile's ``fig1b_n``, drawn as the grid draws them: the smallest gap, :math:`\psi^*`

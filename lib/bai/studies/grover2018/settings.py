@@ -26,6 +26,7 @@ from ...algorithms import racing
 from ...environments import DelayedFeedbackArms
 from ...reported import grover2018 as paper
 from .. import check_frame
+from ...validation import constraints
 
 
 VALUES = paper.VALUES
@@ -162,6 +163,7 @@ SPEC_ASSUMED = {"bounded": {"c": 1.0, "exponent": 0.6}, "free": {"c": 1.0, "slop
                 "sigma": 0.5, "sigma_p": 0.5, "delay": 10}
 
 
+@constraints(family="choice", n="count")
 def make_env(family: str, n: int, delay=None) -> DelayedFeedbackArms:
     r"""The instances of Figure 1 (Grover et al. 2018, Sec. 5.1).
 
@@ -334,6 +336,7 @@ def battery_description(part: str) -> str:
     raise ValueError(f"part must be 'cells', 'predictor', 'surrogate' or 'arms', got {part!r}")
 
 
+@constraints(mult="nonneg")
 def battery_env(mult: float) -> DelayedFeedbackArms:
     r"""The 40 battery arms: lifetimes :math:`\mathcal N(\mu_i,(\mathrm{cv}\,\mu_i)^2)`
     (Gaussian ASSUMED), partial noise ``mult`` times the real predictor's surrogate."""
@@ -433,6 +436,7 @@ ORACLE = (0.01, 1)
 PREDICTORS = ("real", "oracle")
 
 
+@constraints(predictor="choice")
 def solver_env(predictor: str) -> DelayedFeedbackArms:
     """The 8 SCIP configurations as Gaussian arms (ASSUMED), with the ``"real"`` predictor's
     surrogate or the ``"oracle"``'s as partial feedback (one sigma_p for all arms)."""
@@ -457,6 +461,7 @@ TWIN_N = 10
 TWIN_SEEDS = 5
 
 
+@constraints(feedback="choice")
 def twin_env(feedback: str) -> DelayedFeedbackArms:
     """The instance of the identity check of ``feedback`` (:data:`TWIN_N`)."""
     if feedback not in ("full", "unbiased", "biased"):

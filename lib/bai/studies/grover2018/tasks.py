@@ -22,6 +22,7 @@ from ...algorithms import racing
 from ...claims import clopper_pearson
 from ...environments import DelayedFeedbackArms
 from ...validation import check_rng
+from ...validation import constraints
 from .. import Grid
 from .settings import (A_LIL, B, BETA, BIASED_ALGORITHMS, C_LIL, CODE, COVERAGE_ARM,
                        COVERAGE_READINGS, DELTA, FIG1_READINGS, K_FRAC, MODES, PREDICTORS, R_ARM,
@@ -145,6 +146,7 @@ def _batch(mode: str) -> tuple[int, int]:
     return b, min(R_ARM, b)
 
 
+@constraints(rng="rng")
 def fig1_task(rng, family, n, mode, delay=None, reading="printed", panel=None):
     r"""One paired run of Figure 1: full-feedback racing and Algorithm 2 (or their parallel
     versions) on the same draws, under ``reading`` (a name of
@@ -187,6 +189,7 @@ def ablation_configs(P):
             for fam, n in ablation_points(P) for m in MODES for v in VARIANTS]
 
 
+@constraints(rng="rng")
 def biased_task(rng, sigma_p, mode, algorithm, reading="printed"):
     """One paired run on bounded means (n = 10) with adversarially biased partial feedback:
     Algorithm 4 (Prop. 2, reconstructed) or Algorithm 2 against full-feedback racing, under
@@ -211,6 +214,7 @@ def biased_configs(P):
             for sp in (sigma / 10, sigma) for m in MODES for a in BIASED_ALGORITHMS]
 
 
+@constraints(rng="rng")
 def battery_task(rng, mult, mode, data, reading="printed"):
     """One paired run of Figure 2 on the Severson et al. instance under ``reading``; the delay
     is the drawn lifetime in cycles (``FinalValueDelays``). ``data`` (the table's digest) keys
@@ -231,6 +235,7 @@ def battery_configs(P):
             for m in P["battery_mults"] for md in MODES]
 
 
+@constraints(rng="rng")
 def solver_task(rng, mode, predictor, data, reading="printed"):
     """One paired run of the solver analogue under ``reading``; a pull's delay is uniform
     between the arm's shortest and longest run (ASSUMED). ``data`` (the table's digest) keys
@@ -258,6 +263,7 @@ def solver_configs(P):
 # ---------------------------------------------------------------------------------------------
 
 
+@constraints(feedback="choice", fn="callable", seeds="count", reading="choice")
 def twin(feedback: str, fn, seeds=TWIN_SEEDS, reading: str = "printed"):
     """The identity check of the readable racing ``fn`` (a cell of the chapter) on
     ``feedback``: on each seed, the compiled event loop behind the chapter's numbers

@@ -25,6 +25,7 @@ from ...estimation import soare_c, soare_log_term
 from ...experiments import summarise
 from ...reported import soare2014 as paper
 from ...validation import check_delta, check_int
+from ...validation import constraints
 from .settings import DELTA, FIG4_LABELS, READ_LABELS, VARIANTS
 from .tasks import n_star
 
@@ -226,6 +227,7 @@ def mimic_table(alloc: pd.DataFrame, label: str) -> pd.DataFrame:
 # ---------------------------------------------------------------------------------------------
 
 
+@constraints(n_pulls="count", delta="delta")
 def plot_cones(n_pulls: int = 4_000, delta: float = DELTA):
     r"""Three arms in :math:`\mathbb R^2`: their cones of optimality, :math:`\theta^*` and the
     confidence sets of Prop. 1 after ``n_pulls`` pulls of two designs (Sec. 2-3 of the paper)."""

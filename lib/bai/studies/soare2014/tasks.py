@@ -27,6 +27,7 @@ from ...estimation import soare_c, soare_log_term
 from ...instances import soare_benchmark
 from ...reported import soare2014 as paper
 from ...validation import check_delta, check_int, check_positive, check_rng
+from ...validation import constraints
 from .. import Grid, check_params
 from .settings import ALPHA, BLOCK, DELTA, OMEGA, STRATEGIES, TWIN_SEEDS, TWINS, VARIANTS
 
@@ -38,6 +39,7 @@ _S = paper.VALUES["settings"]
 # ---------------------------------------------------------------------------------------------
 
 
+@constraints(P="params")
 def fig4_configs(P) -> list[dict]:
     """The configurations of Figure 4 (Sec. 6): every strategy at every ``d`` of ``P["dims"]``,
     then the other readings of XY-adaptive, cut at ``P["adaptive_cap"]`` samples."""
@@ -48,6 +50,7 @@ def fig4_configs(P) -> list[dict]:
     return grid
 
 
+@constraints(P="params")
 def fig4_fixed(P) -> dict:
     """What every task of Figure 4 receives besides its configuration: ``n_runs``, the runs of
     one task (they share the task's static path). It keys the checkpoints, not the seeds."""
@@ -55,6 +58,7 @@ def fig4_fixed(P) -> dict:
     return {"n_runs": P["n_runs"]}
 
 
+@constraints(rng="rng")
 def fig4_task(rng, *, strategy: str, d: int, n_runs: int, reading: str = "paper",
               block_rtol: float = 0.0, max_samples: int = 10**9) -> dict:
     """``n_runs`` runs of one strategy on the benchmark of Sec. 6 in dimension ``d``, at the
@@ -104,6 +108,7 @@ def _check_dims(dims) -> list:
     return [check_int(d, "dims", minimum=2) for d in dims]
 
 
+@constraints(dims="sequence")
 def hlb_table(dims, omega: float = OMEGA) -> pd.DataFrame:
     r""":math:`H_{LB}` (Eq. 6) on the benchmark of Sec. 6 for each ``d`` in ``dims``, with its
     certified gap and the optimal design's weights on :math:`e_1`, :math:`e_2`, :math:`x_{d+1}`."""
@@ -118,6 +123,7 @@ def hlb_table(dims, omega: float = OMEGA) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("d")
 
 
+@constraints(seed="count0", n_instances="count")
 def lemma2_tables(seed: int, n_instances: int):
     r"""Lemma 2 on random instances: ``(lem, mab)``.
 
@@ -156,6 +162,7 @@ def lemma2_tables(seed: int, n_instances: int):
     return lem, pd.DataFrame(mab)
 
 
+@constraints(d="count", n="count", h_lb="pos", omega="pos")
 def greedy_quality(d: int, n: int, h_lb: float, omega: float = OMEGA) -> dict:
     r"""The greedy G, XY and oracle rules after ``n`` pulls on the benchmark in dimension ``d``:
     each normalised value :math:`n\max_y\|y\|^2_{A_n^{-1}}` over its optimum (:math:`d`,
@@ -190,6 +197,7 @@ def greedy_quality_table(dims, n: int, hlb: pd.DataFrame) -> pd.DataFrame:
 # ---------------------------------------------------------------------------------------------
 
 
+@constraints(H="pos", K="count", delta="delta")
 def n_star(H: float, K: int, delta: float = DELTA) -> float:
     r"""The oracle complexity of Eq. 7: the fixed point
     :math:`N^*=c^2H_{LB}\log_{N^*}(K^2/\delta)` (Soare et al. 2014, Sec. 3)."""
@@ -200,6 +208,8 @@ def n_star(H: float, K: int, delta: float = DELTA) -> float:
     return N
 
 
+@constraints(d="count", horizon="count", n_runs="count", seed="count0", delta="delta", omega="pos",
+             batch="count")
 def fixed_design_events(d: int, horizon: int, n_runs: int, seed: int, delta: float = DELTA,
                         omega: float = OMEGA, batch: int = 100) -> pd.DataFrame:
     r"""Along the greedy XY path on the benchmark in dimension ``d`` (a fixed design: every step
@@ -287,6 +297,7 @@ def _faces_cleared(X, theta, counts, n: int, delta: float) -> bool:
     return True
 
 
+@constraints(d="count", delta="delta", omega="pos", n_max="count")
 def m_star(d: int, delta: float = DELTA, omega: float = OMEGA, n_max: int = 10**6) -> int:
     r""":math:`M^*` of Eq. 19 on the benchmark in dimension ``d``: the first step of the static
     (greedy) XY path at which the oracle confidence set :math:`S^*` meets no hyperplane between
@@ -329,6 +340,7 @@ def theorem3_constants(dims, hlb: pd.DataFrame, delta: float = DELTA,
     return pd.DataFrame(rows).set_index("d")
 
 
+@constraints(d="count", delta="delta", log_union="choice", omega="pos")
 def oracle_budget(d: int, delta: float = DELTA, log_union: str = "pairs",
                   omega: float = OMEGA) -> int:
     r"""The XY-oracle's stopping time on the benchmark in dimension ``d`` (Eq. 4, tracking the
@@ -343,6 +355,7 @@ def oracle_budget(d: int, delta: float = DELTA, log_union: str = "pairs",
 # ---------------------------------------------------------------------------------------------
 
 
+@constraints(name="choice", fn="callable", seeds="count")
 def twin(name: str, fn, seeds=TWIN_SEEDS):
     """The identity check of the readable ``fn`` (a cell of the chapter) for the algorithm
     ``name`` of :data:`TWINS`: on each seed, the compiled implementation that produces Figure 4

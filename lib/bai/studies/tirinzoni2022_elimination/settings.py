@@ -23,6 +23,7 @@ from ...instances import td22_figure1, td22_table1
 from ...queries import BestArm, Thresholding, TopM
 from ...reported import tirinzoni2022 as paper
 from ...validation import check_int
+from ...validation import constraints
 from .. import check_params
 
 
@@ -65,6 +66,7 @@ PROFILES = {
 _QUERY_CODES = {"bai": 0, "topm": 0, "osi": 1}
 
 
+@constraints(name="choice", m="count")
 def query_of(name: str, m: int = M):
     """The :mod:`bai.queries` object of a query of Table 1 (``"bai"``, ``"topm"``, ``"osi"``)."""
     if not isinstance(name, str):
@@ -78,6 +80,7 @@ def query_of(name: str, m: int = M):
     raise ValueError(f"name must be one of {sorted(paper.QUERIES)}, got {name!r}")
 
 
+@constraints(query="choice", draw="count0", seed="count0")
 def table1_instance(query: str, draw: int, seed: int, *, K: int = 50, d: int = 20):
     """Draw ``draw`` of the construction of Table 1 for ``query`` (best arm and top-m share
     theirs: the same draw gives the same instance), from ``SeedSequence([seed, construction,
@@ -90,6 +93,7 @@ def table1_instance(query: str, draw: int, seed: int, *, K: int = 50, d: int = 2
     return td22_table1(rng, query=query, K=K, d=d)
 
 
+@constraints(draw="count0", seed="count0", K="count")
 def figure1_instance(draw: int, seed: int, *, K: int = 50):
     """Draw ``draw`` of the construction of Figure 1 (d = 10; 52 arms for K = 50)."""
     draw = check_int(draw, "draw", minimum=0)
@@ -98,6 +102,7 @@ def figure1_instance(draw: int, seed: int, *, K: int = 50):
     return td22_figure1(rng, K=K)
 
 
+@constraints(P="params")
 def instance_table(P) -> pd.DataFrame:
     """Every draw of the constructions at ``P``: arms, the gaps that decide each query
     (best arm and top-m: the gap at the boundary; thresholding: the smallest :math:`|\\mu_k|`) and

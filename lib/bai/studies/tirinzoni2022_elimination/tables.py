@@ -19,6 +19,7 @@ import pandas as pd
 
 from ...reported import tirinzoni2022 as paper
 from ...validation import check_delta, check_int
+from ...validation import constraints
 from .. import check_params
 from .settings import BETA, DELTA, FIG1_RULES, HALVING_STEPS, figure1_instance
 from .tasks import stopping_orders
@@ -37,6 +38,7 @@ def demo_order(demo: pd.DataFrame) -> dict:
             "stopped": len(d)}
 
 
+@constraints(P="params")
 def piece_counts(P) -> pd.DataFrame:
     """Pieces per answer and answers of each query of Table 1 at ``P`` (K arms, top-m's m)."""
     check_params(P, ("K", "m"))
@@ -84,6 +86,7 @@ def plot_piece_paths(paths: dict, ax=None):
     return ax
 
 
+@constraints(delta="delta")
 def alpha_table(delta: float = DELTA, ts=(10**3, 10**4, 10**5, 10**6)) -> pd.DataFrame:
     r"""The sampling threshold :math:`\alpha_{t,\delta}` of Sec. 3.1 against :math:`\beta_{t,\delta}`
     for the code's :math:`\beta=\log((t+1)/\delta)`: Assumption 3.1 holds with

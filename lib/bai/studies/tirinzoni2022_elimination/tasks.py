@@ -19,6 +19,7 @@ import pandas as pd
 from ...algorithms import td22_native
 from ...queries import BestArm
 from ...validation import check_delta, check_int
+from ...validation import constraints
 from .. import Grid, check_params
 from .settings import (BETA, CODE_START, DELTA, FIG1_RULES, M, RULES, figure1_instance,
                        lingape_width, query_of, table1_instance)
@@ -37,6 +38,7 @@ def _check_env(env):
     return env
 
 
+@constraints(env="env", steps="count", delta="delta")
 def piece_paths(env, steps: int, seed: int, *, delta: float = DELTA) -> dict:
     r"""One trajectory of best-arm identification on ``env`` and the GLR of every ordered pair
     :math:`(i,j)` (the half-space "i beats j") at every step.
@@ -135,6 +137,7 @@ def stopping_orders(paths: dict) -> dict:
     return {"stops": out, "pieces": work, "elim_times": elim_times}
 
 
+@constraints(env="env", steps="count", delta="delta")
 def demo_runs(env, steps: int, seeds, *, delta: float = DELTA) -> pd.DataFrame:
     """:func:`stopping_orders` on the trajectories of ``seeds``: one row per seed, the five
     stopping times and the minimisations of LLR, selective and full elimination."""
@@ -274,6 +277,7 @@ def engine_runs(env, query, rule: str, mode: str, n_runs: int, rng, *, deltas, c
             "elim": el, "info": info}
 
 
+@constraints(rng="rng", draw="count0", query="choice")
 def table1_task(rng, *, query: str, alg: str, draw: int, mode: str, batch: int, seed: int,
                 K: int, d: int, m: int, delta: float, cap: int) -> dict:
     """``batch`` runs of one row of Table 1 on draw ``draw``: ``mode="stop"`` gives the LLR,
@@ -484,6 +488,7 @@ def recorded_runs(env, rule: str, n_runs: int, rng, *, deltas, delta: float, cap
     return {k: np.asarray(v) for k, v in out.items()}
 
 
+@constraints(rng="rng", K="count")
 def figure1_task(rng, *, alg: str, mode: str, batch: int, seed: int, K: int, deltas,
                  delta: float, cap: int) -> dict:
     """``batch`` runs of one baseline of Figure 1 on the d = 10 construction: ``mode="stop"``

@@ -19,6 +19,7 @@ from ...instances import canonical_bandit, soare_benchmark
 from ...queries import Thresholding
 from ...reported import wang2021 as paper
 from ...validation import check_choice
+from ...validation import constraints
 
 
 _S = paper.VALUES["settings"]
@@ -61,6 +62,7 @@ PROFILES = {
 # ---------------------------------------------------------------------------------------------
 
 
+@constraints(instance="choice")
 def table1_instance(instance: str):
     """The benchmark of Table 1 (Soare et al.'s, d = 6, phi = 0.1): theta = e1 (``"e1"``, the
     text) or 2 e1 (``"2e1"``, the code)."""
@@ -97,6 +99,7 @@ BC_READINGS = ("printed", "code instance", "code instance and metric",
                "code instance and estimate", "the reference code")
 
 
+@constraints(rd="choice")
 def reading_args(rd: str) -> dict:
     """The arguments of :func:`column_table` under reading ``rd``."""
     s = _settings_for(check_choice(rd, "rd", tuple(paper.READINGS)))

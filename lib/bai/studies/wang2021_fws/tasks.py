@@ -32,6 +32,7 @@ from ...algorithms.xy_adaptive_code import xy_adaptive_code
 from ...lower_bounds import kl_delta, linear_t_star
 from ...reported import wang2021 as paper
 from ...validation import check_choice, check_int, check_rng
+from ...validation import constraints
 from .. import Grid, check_params
 from .settings import (CODE_ONLY, DELTAS, E2_RULES, E3_RULES, LT_THRESHOLDS, RULES,
                        table1_instance, thresholding_instance, unstructured_instance)
@@ -40,6 +41,7 @@ from .settings import (CODE_ONLY, DELTAS, E2_RULES, E3_RULES, LT_THRESHOLDS, RUL
 _S = paper.VALUES["settings"]
 
 
+@constraints(instance="choice")
 @functools.lru_cache(maxsize=4)
 def t_star(instance: str) -> float:
     """T*(theta) of Table 1's instance (the library's solver)."""
@@ -52,6 +54,7 @@ def t_star(instance: str) -> float:
 # ---------------------------------------------------------------------------------------------
 
 
+@constraints(P="params")
 def table1_configs(P) -> list[dict]:
     """Every rule of :data:`RULES` at both instances (the costly e1 first)."""
     check_params(P, ("t1_batches", "t1_batch", "cap"))
@@ -75,6 +78,7 @@ def _rows(res, names, deltas) -> dict:
             "stopped": np.asarray(res["S"]).tolist()}
 
 
+@constraints(rng="rng", rule="choice", instance="choice", batch="count")
 def table1_task(rng, *, instance: str, rule: str, batch: int, cap: int) -> dict:
     """``batch`` runs of ``rule`` (:data:`RULES`) on Table 1's ``instance``, each from its own
     generator (RR: :func:`bai.algorithms.round_robin.round_robin_runs`'s spawned ones): arrays
@@ -123,6 +127,7 @@ def table1_task(rng, *, instance: str, rule: str, batch: int, cap: int) -> dict:
     return rows
 
 
+@constraints(rng="rng", rule="choice", batch="count")
 def thresholding_task(rng, *, rule: str, batch: int, cap: int) -> dict:
     """``batch`` runs of ``rule`` (:data:`E2_RULES`) on the code's E2, with the library's
     thresholding query, each from its own generator."""
@@ -135,6 +140,7 @@ def thresholding_task(rng, *, rule: str, batch: int, cap: int) -> dict:
                   "S": [r.stoppeds for r in runs]}, ["heuristic"], DELTAS)
 
 
+@constraints(rng="rng", rule="choice", batch="count")
 def unstructured_task(rng, *, rule: str, batch: int, cap: int) -> dict:
     """``batch`` runs of ``rule`` (:data:`E3_RULES`) on the code's E3 (Gaussian), each from
     its own generator."""
@@ -204,6 +210,7 @@ def lb_table() -> pd.DataFrame:
     return t
 
 
+@constraints(instance="choice")
 def slope_bound(instance: str) -> float:
     r"""Theorem 1 at the paper's smallest deltas: the increase of :func:`practical_time` per unit
     of :math:`\log(1/\delta)` from :math:`10^{-3}` to :math:`10^{-4}`."""
@@ -225,6 +232,7 @@ def _unstructured_f(w, mu, i, j, kl):
     return w[i] * kl(mu[i], m) + w[j] * kl(mu[j], m), m
 
 
+@constraints(n_points="count")
 def prop1_table(n_points: int, seed: int = 0) -> pd.DataFrame:
     r"""Proposition 1 and Eq. 12 at ``n_points`` random interior weights: for each case the
     largest relative difference between the gradient formula (Eq. 4) and central finite
@@ -293,6 +301,7 @@ def prop1_table(n_points: int, seed: int = 0) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("case")
 
 
+@constraints(steps="count")
 def metric_drift(steps: int = 2000, seed: int = 0) -> pd.DataFrame:
     """The code's matrix M (W3) along ``steps`` FW steps with random directions from the
     uniform design: its distance (relative Frobenius, after normalising both) to the exact

@@ -20,6 +20,7 @@ import pandas as pd
 from ...algorithms import baics
 from ...instances import BAICS_EXAMPLES
 from ...reported import wu_baics as PAPER
+from ...validation import constraints
 
 
 # ---------------------------------------------------------------------------------------------
@@ -88,6 +89,7 @@ def quoted_constants() -> dict:
             "rate_alpha": round(1 - rate.level, 6), "twin_tau_max": TWIN_TAU_MAX}
 
 
+@constraints(env="env")
 def describe(env) -> pd.DataFrame:
     """An example as a table: the means, the quality, feasibility and the best feasible arm."""
     if not all(hasattr(env, a) for a in ("mu", "quality", "feasible", "best_feasible_arm")):

@@ -26,6 +26,7 @@ from ...algorithms import baics
 from ...environments import SubpopulationGaussian
 from ...instances import baics_example
 from ...validation import check_int, check_rng
+from ...validation import constraints
 from .. import Grid
 from .settings import (DELTA, EXAMPLES, FIELDS, MU_HAT_EARLY, N0, Q2, READINGS, SETTINGS,
                        TAU_MAX, VARIANTS, example1, twin_settings)
@@ -208,6 +209,7 @@ def example1_limits() -> dict:
 # ---------------------------------------------------------------------------------------------
 
 
+@constraints(env="env", seed="count0", tau_max="count")
 def compiled_t_a_scs(env, seed: int, **kwargs) -> twins.Trajectory:
     """The compiled T-a-SCS that produced the chapter's numbers
     (:func:`bai.algorithms.baics.t_a_scs`, as :func:`task` runs it) on
@@ -219,6 +221,7 @@ def compiled_t_a_scs(env, seed: int, **kwargs) -> twins.Trajectory:
                             r.recommendation)
 
 
+@constraints(page_t_a_scs="callable", env="env", seeds="sequence")
 def twin_table(page_t_a_scs, env, seeds=twins.SEEDS) -> pd.DataFrame:
     """The twin check: the page's ``t_a_scs(env, rng, **kwargs) -> (cells, tau, k_hat)`` against
     :func:`compiled_t_a_scs` on ``seeds``, under each reading of :func:`twin_settings`
@@ -300,6 +303,7 @@ def configs_sweep(P) -> list[dict]:
     return [c for d in P["sweep_deltas"] for c in _configs("E1", d, P["sweep_tau_max"])]
 
 
+@constraints(rng="rng")
 def task(rng, example, algorithm, projection, glr_scale, delta, tau_max, batch=1) -> dict:
     """``batch`` runs of ``algorithm`` on the example called ``example`` (Sec. 5), run ``r`` from
     its own generator (:func:`bai.algorithms.baics.run_generators`: a run does not depend on the

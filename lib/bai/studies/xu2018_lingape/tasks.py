@@ -29,6 +29,7 @@ from ...algorithms.common import RunsResult, run_generators
 from ...estimation import soare_c, soare_log_term
 from ...instances import canonical_bandit, click_instance, click_theta, soare_benchmark
 from ...validation import check_rng
+from ...validation import constraints
 from .. import Grid, check_params
 from .settings import (ALPHA, BENCH_S, BLOCK, CTR_SCALE, DELTA, D_MIN, EPS, INSTANCE_SEED, OMEGA,
                        REG, SETTINGS, T1_VARIANTS, TWINS, TWIN_SEEDS, lingape_settings)
@@ -134,6 +135,7 @@ STRATEGIES = {
 PER_RUN = ("event", "C2", "elasticity")
 
 
+@constraints(rng="rng")
 def synth_task(rng, *, experiment, strategy, n_runs, d, gap=None, variant=None, batch=None,
                **kw):
     """``n_runs`` runs of ``strategy`` on the instance of ``experiment``.
@@ -182,6 +184,7 @@ def _variants(P) -> dict:
             **{f"S = {f:g} ||theta||": {"S": f * BENCH_S} for f in P["S_factors"]}}
 
 
+@constraints(P="params")
 def synth_configs(P) -> list[dict]:
     """Every synthetic configuration, in the chapter's order (one ``experiment`` per grid)."""
     check_params(P, ('adaptive_cap', 'check_runs', 'dims', 'fig2_d', 'gaps', 'n_runs', 't1_lingape_runs', 't1_static_batches', 'table_d'))
@@ -229,6 +232,7 @@ def click_S() -> float:
     return float(np.linalg.norm(click_theta(CTR_SCALE, "pm1"))) / 2
 
 
+@constraints(rng="rng")
 def click_task(rng, *, strategy, K, instance):
     """One run of LinGapE (greedy) or XY-static (ridge) on click instance ``(K, instance)``.
 
@@ -257,6 +261,7 @@ def click_task(rng, *, strategy, K, instance):
             "best_mean": float(env.means.max()), **extra}
 
 
+@constraints(P="params")
 def click_configs(P) -> list[dict]:
     """Both strategies on ``n_instances`` instances per number of arms ``K``."""
     check_params(P, ('Ks', 'n_instances'))
@@ -352,6 +357,7 @@ def speed(d: int = 5, repeats: int = 3) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("rule")
 
 
+@constraints(rule="choice", fn="callable", seeds="count")
 def twin(rule: str, fn, seeds=TWIN_SEEDS):
     """The identity check of the readable LinGapE ``fn`` (a cell of the chapter) with the rule
     ``rule``: on each seed, the compiled loop behind the chapter's numbers
