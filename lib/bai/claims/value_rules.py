@@ -348,8 +348,9 @@ class Band(_Rule):
     overlaps an end; *reproduced* when it is inside and the rule can detect the stated
     ``effect`` (the effect a plausible implementation error would have: ``z se <= effect``;
     resolution ``RESOLUTION * z se / effect``; :func:`ratio_effect` of ``lo`` for a ratio,
-    :data:`RESOLUTION` for an elasticity: :data:`EFFECT_PRINCIPLES`). A one-sided band without an effect is judged as
-    a bound on its finite end; a two-sided band without one cannot reproduce.
+    :data:`RESOLUTION` for an elasticity: :data:`EFFECT_PRINCIPLES`). A one-sided band
+    without an effect is judged as a bound on its finite end; a two-sided band without one
+    cannot reproduce.
 
     ``null`` is the value the measurement takes when the effect the claim is about is absent
     (0 for a difference or a slope, 1 for a ratio; ``None`` when no such value exists): a band

@@ -297,7 +297,8 @@ CLAIMS: dict = {
         claim="rage.fig1a.alba_worst_adaptive"),
     "rage.fig1a.static_worst.d{x}": _fig(
         "1a", "clear gains of adaptive sampling over the static XY-allocation (XY-static minus "
-        "RAGE at d = {x})", AtLeast(0.0, effect=RESOLUTION, relative=True),  # effect: a tenth of RAGE's mean
+        # effect: a tenth of RAGE's mean
+        "RAGE at d = {x})", AtLeast(0.0, effect=RESOLUTION, relative=True),
         claim="rage.fig1a.static_worst"),
     # -- Figure 1b ------------------------------------------------------------------------------
     "rage.fig1b.expected_gap.{spread}": _fig(
@@ -324,7 +325,8 @@ CLAIMS: dict = {
         claim="rage.fig1c.rage_beats_alba"),
     "rage.fig1d.rage_beats_static.d{x}": _fig(
         "1d", "RAGE significantly outperforms the static allocation (XY-static minus RAGE at "
-        "d = {x})", AtLeast(0.0, effect=RESOLUTION, relative=True),  # effect: a tenth of RAGE's mean
+        # effect: a tenth of RAGE's mean
+        "d = {x})", AtLeast(0.0, effect=RESOLUTION, relative=True),
         claim="rage.fig1d.rage_beats_static"),
     "rage.fig1d.rage_near_oracle.d{x}": _fig(
         "1d", "RAGE nearly matches the oracle allocation (RAGE / XY-oracle at d = {x})",
@@ -341,7 +343,8 @@ CLAIMS: dict = {
         claim="rage.fig2a.others_grow"),
     "rage.fig2b.rage_good": _fig(
         "2b", "RAGE has good performance on real click data (RAGE minus the smallest mean of the "
-        "other non-oracle methods)", AtMost(0.0, effect=RESOLUTION, relative=True),  # effect: a tenth of the best other
+        # effect: a tenth of the best other
+        "other non-oracle methods)", AtMost(0.0, effect=RESOLUTION, relative=True),
         substitute=_OBD),
     "rage.fig2b.mean_range": _fig(
         "2b", "every arm's mean reward x^T theta* lies in (0, 0.11) (largest mean of our arms)",

@@ -214,7 +214,8 @@ CLAIMS: dict = {
         "elimination stopping (Sec. 4, point (1)), judged on counted work: minimisations per "
         "sample (the stopping rule's own plus the sampling rule's piece evaluations, until each "
         "rule stops; ES - LLR <= 0 on the row where it is largest, paired on one trajectory)",
-        _S4, AtMost(0.0, effect=RESOLUTION, relative=True),  # effect: a tenth of LLR's work per sample
+        # effect: a tenth of LLR's work per sample
+        _S4, AtMost(0.0, effect=RESOLUTION, relative=True),
         figure="Table 1", section="compute-time",
         causes="the two rules share the sampling rule's work on one trajectory, so the "
                "difference is the LLR test's pieces against the active ones; it is negative "
@@ -248,7 +249,8 @@ CLAIMS: dict = {
                "elimination (it stops looking at eliminated pieces)"),
     "td22.t1.c3a.samples": ClaimSpec(
         "BAI: RAGE is the slowest in samples (RAGE minus the largest other BAI mean >= 0)",
-        _S4, AtLeast(0.0, effect=RESOLUTION, relative=True),  # effect: a tenth of the largest other mean
+        # effect: a tenth of the largest other mean
+        _S4, AtLeast(0.0, effect=RESOLUTION, relative=True),
         figure="Table 1", section="native-baselines",
         causes=("RAGE's phases are few and long, so its mean depends on the phase in which its "
                 "last elimination falls; another rule can need more samples on a fresh draw "
@@ -335,20 +337,23 @@ CLAIMS: dict = {
     "td22.fig1l.oracle_slowest": ClaimSpec(
         "Figure 1 (left): the oracle is the slowest at eliminating arms (its mean number of "
         "active arms, averaged over the plotted steps, minus the largest of the others >= 0)",
-        _S4, AtLeast(0.0, effect=RESOLUTION, relative=True),  # effect: a tenth of the others' largest
+        # effect: a tenth of the others' largest
+        _S4, AtLeast(0.0, effect=RESOLUTION, relative=True),
         figure="Figure 1 (left)", section="figure-1-left",
         causes=_CAUSES_F1),
     "td22.fig1m.full_early.{sampling}": ClaimSpec(
         "Figure 1 (middle), LinGame, {sampling_name}: full elimination discards arms faster in "
         "the early steps (full minus selective active arms, averaged over t <= 3000, <= 0)",
-        _S4, AtMost(0.0, effect=RESOLUTION, relative=True),  # effect: a tenth of selective's active arms
+        # effect: a tenth of selective's active arms
+        _S4, AtMost(0.0, effect=RESOLUTION, relative=True),
         figure="Figure 1 (middle)", section="figure-1-middle",
         claim="td22.fig1m.full_early",
         causes=_CAUSES_F1),
     "td22.fig1m.not_earlier.{sampling}": ClaimSpec(
         "Figure 1 (middle), LinGame, {sampling_name}: full elimination never stops earlier "
         "than selective (full minus selective stopping time >= 0)", _S4,
-        AtLeast(0.0, effect=RESOLUTION, relative=True),  # effect: a tenth of selective's stopping time
+        # effect: a tenth of selective's stopping time
+        AtLeast(0.0, effect=RESOLUTION, relative=True),
         figure="Figure 1 (middle)", section="figure-1-middle", claim="td22.fig1m.not_earlier",
         causes="with elimination at stopping only the two share the trajectory and Theorem 2.4 "
                "orders them the other way (full <= selective on every run): 'never earlier' "

@@ -221,14 +221,16 @@ CLAIMS: dict = {
     "wang.abs.unstructured.d{delta}": ClaimSpec(
         "BC outperforms existing algorithms in unstructured (Gaussian) BAI, the code's E3: BC "
         "minus the best other rule at delta = {delta}", f"{_SRC}, abstract and Sec. 5.1 "
-        "(App. D lost)", AtMost(0.0, effect=RESOLUTION, relative=True),  # effect: a tenth of the best other rule
+        # effect: a tenth of the best other rule
+        "(App. D lost)", AtMost(0.0, effect=RESOLUTION, relative=True),
         figure="E3", section="the-other-experiments", claim="wang.abs.unstructured",
         substitute="the library's rules (Lazy TaS, LinGame, round robin) in place of the "
                    "code's T-D, D-C, M-C and O-C"),
     "wang.abs.thresholding.d{delta}": ClaimSpec(
         "BC outperforms existing algorithms in linear thresholding, the code's E2: BC minus the "
         "best of Lk-C and RR at delta = {delta}", f"{_SRC}, abstract and Sec. 5.1 (App. E "
-        "lost)", AtMost(0.0, effect=RESOLUTION, relative=True),  # effect: a tenth of the best other rule
+        # effect: a tenth of the best other rule
+        "lost)", AtMost(0.0, effect=RESOLUTION, relative=True),
         figure="E2", section="the-other-experiments", claim="wang.abs.thresholding",
         causes="CG-C, the code's third baseline, is not run: its answers are the sign patterns "
                "of all arms, and the code's version identifies coordinates, not arms (W11)"),

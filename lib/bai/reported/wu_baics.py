@@ -258,7 +258,8 @@ CLAIMS: dict = {
         "T-a-SCS stops earlier than both baselines on E1 (value: T-a-SCS's mean minus the "
         "smaller baseline mean, ± SE)",
         source="Wu, Zheng, Zhu, Sec. 5 ('we demonstrate the efficiency of T-a-SCS') and Table 1",
-        rule=AtMost(0.0, effect=RESOLUTION, relative=True),  # effect: a tenth of the smaller baseline mean
+        # effect: a tenth of the smaller baseline mean
+        rule=AtMost(0.0, effect=RESOLUTION, relative=True),
         figure="Table 1", section=_TWO, claim="baics.e1.tascs_fastest",
         causes=_CAUSE_SIMPLEX),
     # -- Figures 1 and 2 (their descriptions) ----------------------------------------------------
@@ -270,7 +271,8 @@ CLAIMS: dict = {
         causes=_CAUSE_SIMPLEX),
     "baics.e1.more_arm2.{reading}": ClaimSpec(
         "T-a-SCS puts more total weight on arm 2 than T-a-S (value: the difference, ± SE)",
-        source=_F1, rule=AtLeast(0.0, effect=RESOLUTION, relative=True),  # effect: a tenth of T-a-S's weight
+        # effect: a tenth of T-a-S's weight
+        source=_F1, rule=AtLeast(0.0, effect=RESOLUTION, relative=True),
         figure="Figure 1", section=_F1SEC,
         claim="baics.e1.more_arm2", causes=_CAUSE_SIMPLEX),
     "baics.e2.less_arm1.{reading}": ClaimSpec(
@@ -303,7 +305,8 @@ CLAIMS: dict = {
         "T-a-SCS concludes on E2 with fewer samples than both baselines (value: T-a-SCS's mean "
         "minus the smaller baseline mean, capped at tau_max, ± SE)",
         source=_F2 + ": 'with less sampling times'",
-        rule=AtMost(0.0, effect=RESOLUTION, relative=True),  # effect: a tenth of the smaller baseline mean
+        # effect: a tenth of the smaller baseline mean
+        rule=AtMost(0.0, effect=RESOLUTION, relative=True),
         section=_E2SEC,
         claim="baics.e2.tascs_faster", causes=_CAUSE_SIMPLEX),
     # -- Theorem 3.1 (the lower bound) and Theorem 4.1 ------------------------------------------

@@ -251,7 +251,8 @@ CLAIMS: dict = {
     "lingape.sec7_1.tighter_bound.d{d}": ClaimSpec(
         "LinGapE's confidence bound is tighter than XY-oracle's (d = {d}; C_t^2 of (3) on "
         "LinGapE's design minus the oracle's 8 log(6t^2K/(pi^2 delta)), at LinGapE's stop)",
-        f"{_SRC}, Sec. 7.1.1", AtMost(0.0, effect=RESOLUTION, relative=True),  # effect: a tenth of the oracle's
+        # effect: a tenth of the oracle's
+        f"{_SRC}, Sec. 7.1.1", AtMost(0.0, effect=RESOLUTION, relative=True),
         claim="lingape.sec7_1.tighter_bound",
         figure="Figure 1", section="lingape-vs-oracle"),
     # -- Algorithm 1, Theorems 1-3, Lemmas -------------------------------------------------
@@ -310,12 +311,14 @@ CLAIMS: dict = {
     "lingape.fig1.superior.d{d}": ClaimSpec(
         "Figure 1: LinGapE needs fewer samples than every existing algorithm, XY-static, "
         "XY-adaptive and XY-oracle (d = {d}; LinGapE minus the best of them)",
-        f"{_SRC}, Sec. 7.1.1, Figure 1", AtMost(0.0, effect=RESOLUTION, relative=True),  # effect: a tenth of the best
+        # effect: a tenth of the best
+        f"{_SRC}, Sec. 7.1.1, Figure 1", AtMost(0.0, effect=RESOLUTION, relative=True),
         claim="lingape.fig1.superior",
         figure="Figure 1", section="lingape-fig1"),
     "lingape.fig1.beats_oracle.d{d}": ClaimSpec(
         "LinGapE wins over XY-oracle, which knows theta (d = {d}; LinGapE minus XY-oracle)",
-        f"{_SRC}, Sec. 7.1.1", AtMost(0.0, effect=RESOLUTION, relative=True),  # effect: a tenth of XY-oracle's mean
+        # effect: a tenth of XY-oracle's mean
+        f"{_SRC}, Sec. 7.1.1", AtMost(0.0, effect=RESOLUTION, relative=True),
         claim="lingape.fig1.beats_oracle",
         figure="Figure 1", section="lingape-vs-oracle"),
     "lingape.fig1.adaptive_worse_than_static.d{d}": ClaimSpec(
@@ -362,7 +365,8 @@ CLAIMS: dict = {
     "lingape.table1.focus_e2.{strategy}": ClaimSpec(
         "LinGapE and XY-oracle pull arm e2 most ({strategy}; share of e2 minus the largest "
         "other share)", _T1["source"],
-        AtLeast(0.0, effect=RESOLUTION, relative=True),  # effect: a tenth of the largest other share
+        # effect: a tenth of the largest other share
+        AtLeast(0.0, effect=RESOLUTION, relative=True),
         claim="lingape.table1.focus_e2",
         figure="Table 1", section="lingape-table1"),
     # -- Sec. 7.1: the two rules ------------------------------------------------------------

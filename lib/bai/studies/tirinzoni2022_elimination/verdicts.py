@@ -456,7 +456,8 @@ def theorem24_rows(runs: pd.DataFrame, fig1: pd.DataFrame,
                    P) -> tuple[list[dict], pd.DataFrame]:
     """Theorem 2.4 on every trajectory without elimination at sampling (Table 1 and Figure 1):
     the runs violating tau_sel <= tau_llr and tau_full <= tau_sel per query (a statement on
-    every run: ``failures``; the largest difference kept beside), and Lemma 2.3's error rate over every run that stopped by elimination.
+    every run: ``failures``; the largest difference kept beside), and Lemma 2.3's error rate
+    over every run that stopped by elimination.
 
     Parameters
     ----------
