@@ -652,6 +652,7 @@ CONTRACTS: dict[str, Contract] = {
     "bai.claims.count_claim_checks": C(_m(claims=[{"verdict": "holds", "role": "check"}]),
                                        {"claims": [3, None, [3]]}),
     "bai.claims.format_resolution": C(_m(r=0.1), {"r": ["x", [1], object()]}),
+    "bai.claims.ratio_effect": C(_m(lo=0.8), {"lo": "pos"}),
     "bai.claims.resolution_flipped_verdict": C(
         _m(row={"id": "a", "paper_value": None, "details": {
             "rule_data": {"kind": "AtMost", "bound": 1.0, "z": 2.0},
