@@ -78,10 +78,11 @@ def _rejecting_measurement(rule, paper) -> dict | None:
         p = 10.0 if paper is None else paper.number
         return {"value": p + 2 * rule.width(0.0, p) + abs(p) + 1.0, "se": 0.0,
                 **({} if paper is not None else {"paper_value": C.Printed(p, "test")})}
+    base = {"scale": 1.0} if getattr(rule, "relative", False) else {}   # the row's baseline
     if isinstance(rule, C.AtMost):
-        return {"value": rule.bound + abs(rule.bound) + 1.0, "se": 0.0}
+        return {"value": rule.bound + abs(rule.bound) + 1.0, "se": 0.0, **base}
     if isinstance(rule, C.AtLeast):
-        return {"value": rule.bound - abs(rule.bound) - 1.0, "se": 0.0}
+        return {"value": rule.bound - abs(rule.bound) - 1.0, "se": 0.0, **base}
     if isinstance(rule, C.Band):
         hi = rule.hi if math.isfinite(rule.hi) else rule.lo
         return {"value": hi + abs(hi) + 1.0 if math.isfinite(rule.hi) else rule.lo - abs(rule.lo) - 1,

@@ -507,6 +507,7 @@ CONTRACTS: dict[str, Contract] = {
     "bai.claims.count_claim_checks": C(_m(claims=[{"verdict": "holds", "role": "check"}]),
                                        extra={"claims": [[3]]}),
     "bai.claims.format_resolution": C(_m(r=0.1), extra={"r": ["x", [1], object()]}),
+    "bai.claims.ratio_effect": C(_m(lo=0.8)),
     "bai.claims.resolution_flipped_verdict": C(
         _m(row={"id": "a", "paper_value": None, "details": {
             "rule_data": {"kind": "AtMost", "bound": 1.0, "z": 2.0},

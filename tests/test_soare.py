@@ -366,8 +366,9 @@ def test_slopes_and_ratios_with_their_standard_errors():
     x = np.log(d)
     c = (x - x.mean()) / np.sum((x - x.mean()) ** 2)
     assert se == pytest.approx(np.sqrt(np.sum(c**2 * (0.1 / (3.0 * d**1.5)) ** 2)))
-    gap, gse = St.gap_slope(summary, "B", "A")
+    gap, gse, scale = St.gap_slope(summary, "B", "A")
     assert gap == pytest.approx(np.polyfit(d, 5.0 * d - 3.0 * d**1.5, 1)[0])
+    assert scale == pytest.approx(np.mean(5.0 * d) / (8 - 2))    # B's mean budget per unit d
     r = St.ratio_table(summary, "A", "B")
     assert r["ratio"].to_numpy() == pytest.approx(3.0 * d**0.5 / 5.0)
 

@@ -60,7 +60,7 @@ from .verdicts import (ALTERNATIVE_ONLY, CHECK_VERDICTS, FAILS, NOT_COMPARABLE, 
                        PAPER_VERDICTS, REPRODUCED, clopper_pearson, format_resolution,
                        format_value)
 from .values import Derived, Printed, Reconstructed, Reference
-from .value_rules import Agrees, AtLeast, AtMost, Band, Spread, Tolerance
+from .value_rules import Agrees, AtLeast, AtMost, Band, Spread, Tolerance, ratio_effect
 from .rate_rules import BinomialAtMost, ErrorRate, Pathwise, TwoRates
 from .rules import (AllOf, Holds, NotComparable, flipped_verdict, measurement_of,
                     resolution_flipped_verdict, rule_from_data)
@@ -100,6 +100,9 @@ TIME_MEASURES = verdicts.TIME_MEASURES
 #: The book's resolution: a paper claim is *reproduced* only when the rule that judges it would
 #: have detected a deviation of this fraction of the paper's value (:data:`RESOLUTION_CRITERION`).
 RESOLUTION = verdicts.RESOLUTION
+#: The effect a plausible implementation error would have, one principle per kind of quantity:
+#: the ``effect`` a sign, an ordering or a band states (part of :data:`RESOLUTION_CRITERION`).
+EFFECT_PRINCIPLES = verdicts.EFFECT_PRINCIPLES
 #: A bound met this many times over could not have failed (:data:`VACUITY_CRITERION`).
 VACUITY_FACTOR = verdicts.VACUITY_FACTOR
 #: Why a bound met ten times over is a check.
@@ -129,6 +132,8 @@ __all__ = [
     "TIME_MEASURES",
     "RESOLUTION",
     "RESOLUTION_CRITERION",
+    "EFFECT_PRINCIPLES",
+    "ratio_effect",
     "VACUITY_FACTOR",
     "VACUITY_CRITERION",
     "SENTENCE_RULES",

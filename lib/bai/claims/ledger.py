@@ -119,7 +119,7 @@ class ClaimsLedger:
         return reading
 
     def check(self, id: str, *, value=None, se=None, holds=None, failures=None, runs=None,
-              counts=None, parts=None, paper_value=None, reason: str | None = None,
+              counts=None, parts=None, scale=None, paper_value=None, reason: str | None = None,
               inconclusive: str | None = None, role: str | None = None,
               note: str | None = None, claim: str | None = None, settings: dict | None = None,
               measure: str | None = None, **fields) -> Claim:
@@ -135,7 +135,9 @@ class ClaimsLedger:
         :class:`Pathwise` (violations); ``value`` (our sd) and ``runs`` for :class:`Spread`;
         ``counts = (k_a, n_a, k_b, n_b)`` for :class:`TwoRates`; ``parts = {name:
         measurement}`` for :class:`AllOf`; ``holds`` (a bool computed from the results) for
-        :class:`Holds` (book checks); nothing for :class:`NotComparable`. ``inconclusive`` (a
+        :class:`Holds` (book checks); nothing for :class:`NotComparable`. ``scale`` (the
+        compared baseline's magnitude) goes with ``value`` when the rule states its effect
+        relative to it (``AtMost(0, effect=..., relative=True)``). ``inconclusive`` (a
         computed sentence), when the chapter's own computation says the runs cannot tell, makes
         a row that would be reproduced inconclusive (one that fails still fails). ``note`` and
         ``claim`` (the paper claim's id) override the spec's, and so does ``role`` except that a
@@ -213,10 +215,10 @@ class ClaimsLedger:
             raise ValueError(f"claim {cid!r}: a Holds predicate cannot judge a paper claim "
                              f"(role {role!r}); use a rule on a measured quantity")
         m = self._measurement(rule, cid, value=value, se=se, holds=holds, failures=failures,
-                              runs=runs, counts=counts, parts=parts)
+                              runs=runs, counts=counts, parts=parts, scale=scale)
         # measurements the rule does not use are kept as details, not dropped
         extra = {"value": value, "se": se, "holds": holds, "failures": failures, "runs": runs,
-                 "counts": counts}
+                 "counts": counts, "scale": scale}
         details.update({k: v for k, v in extra.items() if v is not None and k not in m})
         if settings is not None:
             details["settings"] = dict(settings)
@@ -292,12 +294,13 @@ class ClaimsLedger:
                 if n not in parts or not isinstance(parts[n], dict):
                     raise ValueError(f"claim {cid!r}: parts[{n!r}] must be the part's "
                                      f"measurement (a dict)")
-                unknown = sorted(set(parts[n]) - {"value", "se", "failures", "runs", "counts"})
+                unknown = sorted(set(parts[n]) - {"value", "se", "failures", "runs", "counts",
+                                                  "scale"})
                 if unknown:
                     raise ValueError(f"claim {cid!r}: parts[{n!r}] has unknown keys {unknown}")
                 out[n] = ClaimsLedger._measurement(
                     r, f"{cid}: part {n}", **{k: parts[n].get(k) for k in (
-                        "value", "se", "holds", "failures", "runs", "counts")})
+                        "value", "se", "holds", "failures", "runs", "counts", "scale")})
             unknown = sorted(set(parts) - set(out))
             if unknown:
                 raise ValueError(f"claim {cid!r}: parts names unknown parts {unknown}; the "
@@ -316,6 +319,8 @@ class ClaimsLedger:
             se = check_nonnegative(_finite(se, "se"), "se")
         if isinstance(rule, Agrees):
             return {"value": value}
+        if given.get("scale") is not None:
+            return {"value": value, "se": se, "scale": _finite(given["scale"], "scale")}
         return {"value": value, "se": se}
 
     def _judge(self, cid, statement, spec, rule, m: dict, pv, reason: str,

@@ -6,6 +6,14 @@ effect it must detect), ``Band`` (a range, e.g. "similar" as a ratio in ``[0.8, 
 ``Agrees`` (an identity or closed form against an independent computation, pinned to its
 numerical precision) and ``Spread`` (a printed standard deviation, by the F interval of the
 ratio of the two variances). Each states its resolution relative to the number it judges.
+
+The ``effect`` of a sign, an ordering or a band is the effect a plausible implementation error
+would have (:data:`EFFECT_PRINCIPLES`, one principle per kind of quantity, argued from the
+algorithms): for a difference of two stopping times, counts of work or shares, a tenth
+(:data:`RESOLUTION`) of the compared baseline, stated ``relative=True`` so that each row
+carries its baseline as ``scale`` (rows of one spec at several d differ in scale); for an
+elasticity, :data:`RESOLUTION`; for a band on a ratio, :func:`ratio_effect` of its lower end;
+for a rate, the delta it was allowed.
 """
 
 from __future__ import annotations
@@ -18,9 +26,19 @@ import numpy as np
 
 from ..validation import check_int
 from ..validation import constraints
-from .verdicts import (INCONCLUSIVE, NOT_COMPARABLE, NOT_REPRODUCED, REPRODUCED, RESOLUTION,
-                       VACUITY_FACTOR, _finite, _level, _optional, format_resolution, format_value)
+from .verdicts import (EFFECT_PRINCIPLES, INCONCLUSIVE, NOT_COMPARABLE,  # noqa: F401
+                       NOT_REPRODUCED, REPRODUCED, RESOLUTION, VACUITY_FACTOR, _finite, _level,
+                       _optional, format_resolution, format_value)
 from .base import _beyond, _Rule, _vse, _z
+
+
+@constraints(lo="pos")
+def ratio_effect(lo: float) -> float:
+    """The effect of a band ``[lo, hi]`` on a ratio of two positive magnitudes
+    (:data:`EFFECT_PRINCIPLES`): an error that moves either term by :data:`RESOLUTION` of itself
+    moves the ratio by as much of itself, at least ``RESOLUTION * lo`` inside the band."""
+    lo = _finite(lo, "lo", minimum=0.0, lo_open=True)
+    return RESOLUTION * lo
 
 
 @constraints(rel="nonneg", abs="nonneg", z="nonneg")
@@ -132,6 +150,32 @@ class _Bound(_Rule):
         _finite(self.z, "z", minimum=0.0)
         if self.effect is not None:
             _finite(self.effect, "effect", minimum=0.0, lo_open=True)
+        if not isinstance(self.relative, (bool, np.bool_)):
+            raise TypeError(f"relative must be a bool, got {type(self.relative).__name__}")
+        if self.relative and self.effect is None:
+            raise ValueError("relative=True states the effect as a fraction of the row's scale: "
+                             "give effect= too")
+
+    def _valid(self, m, paper):
+        m, paper = super()._valid(m, paper)
+        if self.relative and m.get("value") is not None:
+            scale = m.get("scale")
+            if scale is None:
+                raise ValueError("scale must be given: the rule states its effect relative to "
+                                 "the row's scale (the compared baseline's magnitude)")
+            scale = _finite(scale, "scale")
+            if scale <= 0:
+                raise ValueError(f"scale must be > 0 (the compared baseline's magnitude), got "
+                                 f"{scale:g}")
+            m["scale"] = scale
+        return m, paper
+
+    def _effect(self, m) -> float | None:
+        """The stated effect in the units of the value: ``effect`` times the row's ``scale``
+        when ``relative``."""
+        if self.effect is None:
+            return None
+        return self.effect * m["scale"] if self.relative else self.effect
 
     @property
     def is_sign(self) -> bool:
@@ -154,7 +198,7 @@ class _Bound(_Rule):
 
     def _linear(self, m, paper):
         if self.effect is not None:
-            return 0.0, RESOLUTION * self.z / self.effect
+            return 0.0, RESOLUTION * self.z / self._effect(m)
         if self.bound != 0:
             return 0.0, self.z / abs(self.bound)
         return None
@@ -184,6 +228,11 @@ class _Bound(_Rule):
         if self._raw(m) == NOT_REPRODUCED:     # just inside the far edge: inconclusive
             return {**m, "value": _beyond(b + s * zse, -s, abs(b))}
         return {**m, "value": _beyond(b + s * zse, s, abs(b))}   # the interval beyond b
+
+    def _effect_text(self) -> str:
+        if self.effect is None:
+            return ""
+        return f" (effect {self.effect:g}{' of the baseline' if self.relative else ''})"
 
     def margin(self, value, se) -> float | None:
         """How many times over the bound is met (``None`` when it is not met, the bound is 0 or
@@ -216,9 +265,12 @@ class _Bound(_Rule):
         se = m.get("se") or 0.0
         zse = self.z * se
         if self.effect is not None:
-            return (f"the runs cannot tell an effect of {format_value(self.effect, 3)} (the "
+            e = self._effect(m)
+            of = (f" ({self.effect:g} of the baseline {format_value(m['scale'])})"
+                  if self.relative else "")
+            return (f"the runs cannot tell an effect of {format_value(e, 3)}{of} (the "
                     f"stated effect of a plausible implementation error): {self.z:g} SE = "
-                    f"{format_value(zse, 3)} is {format_value(zse / self.effect, 3)} times it "
+                    f"{format_value(zse, 3)} is {format_value(zse / e, 3)} times it "
                     f"(resolution {format_resolution(self._resolution(m, paper))})")
         if self.is_sign:
             return ("a sign with no stated effect: the rule cannot say which deviation it "
@@ -243,7 +295,7 @@ class _Bound(_Rule):
             return (0.0, 0.0)
         v, se = _vse(m)
         excess = self.sign * (v - self.bound)
-        scale = abs(self.bound) or self.effect or 1.0
+        scale = abs(self.bound) or self._effect(m) or 1.0
         return (_z(excess, se), excess / scale)
 
 
@@ -255,19 +307,22 @@ class AtMost(_Bound):
     se / |bound|``) is at most :data:`RESOLUTION`. ``bound = 0`` states a sign (``value <= 0``,
     an ordering): then ``effect`` states the effect a plausible implementation error would have,
     which ``z se`` must not exceed (resolution ``RESOLUTION * z se / effect``); a sign without a
-    stated effect cannot reproduce. A bound met ten times over is a consistency check."""
+    stated effect cannot reproduce. A bound met ten times over is a consistency check.
+    ``relative=True`` states ``effect`` as a fraction of the row's ``scale`` (the compared
+    baseline's magnitude, given with the measurement): a sign of a difference of two stopping
+    times states ``effect=RESOLUTION, relative=True`` (:data:`EFFECT_PRINCIPLES`)."""
 
     bound: float
     z: float = 2.0
     effect: float | None = None
+    relative: bool = False
     sign = 1.0
 
     def __post_init__(self):
         self._post()
 
     def describe(self) -> str:
-        extra = "" if self.effect is None else f" (effect {self.effect:g})"
-        return f"ours ± {self.z:g} SE vs <= {self.bound:g}{extra}"
+        return f"ours ± {self.z:g} SE vs <= {self.bound:g}{self._effect_text()}"
 
 
 @constraints(bound="real", z="nonneg")
@@ -276,19 +331,19 @@ class AtLeast(_Bound):
     """Our value is at least ``bound`` (the mirror of :class:`AtMost`): *not reproduced* when
     ``value + z se < bound``, *inconclusive* in between, *reproduced* when ``value - z se >=
     bound`` at the book's resolution. ``bound = 0`` states a sign (``value >= 0``): state its
-    ``effect``."""
+    ``effect`` (``relative=True``: a fraction of the row's ``scale``)."""
 
     bound: float
     z: float = 2.0
     effect: float | None = None
+    relative: bool = False
     sign = -1.0
 
     def __post_init__(self):
         self._post()
 
     def describe(self) -> str:
-        extra = "" if self.effect is None else f" (effect {self.effect:g})"
-        return f"ours ± {self.z:g} SE vs >= {self.bound:g}{extra}"
+        return f"ours ± {self.z:g} SE vs >= {self.bound:g}{self._effect_text()}"
 
 
 @constraints(lo="real", hi="real", z="nonneg")
@@ -298,8 +353,10 @@ class Band(_Rule):
     reproduced* when the interval ``value ± z se`` lies wholly outside, *inconclusive* when it
     overlaps an end; *reproduced* when it is inside and the rule can detect the stated
     ``effect`` (the effect a plausible implementation error would have: ``z se <= effect``;
-    resolution ``RESOLUTION * z se / effect``). A one-sided band without an effect is judged as
-    a bound on its finite end; a two-sided band without one cannot reproduce.
+    resolution ``RESOLUTION * z se / effect``; :func:`ratio_effect` of ``lo`` for a ratio,
+    :data:`RESOLUTION` for an elasticity: :data:`EFFECT_PRINCIPLES`). A one-sided band
+    without an effect is judged as a bound on its finite end; a two-sided band without one
+    cannot reproduce.
 
     ``null`` is the value the measurement takes when the effect the claim is about is absent
     (0 for a difference or a slope, 1 for a ratio; ``None`` when no such value exists): a band

@@ -55,6 +55,17 @@ VACUITY_CRITERION = (
     "no effect at all would pass it. An error rate is never a check, however far below delta "
     "its Clopper-Pearson bound lies, and an identity checked against an independent "
     "computation always can fail.")
+EFFECT_PRINCIPLES = (
+    f"a wrong constant in a confidence width or a threshold, an off-by-one in tracking or "
+    f"forced exploration, a dropped log factor or a wrong norm changes a stopping time, a count "
+    f"of work or an allocation share by a factor of at least 1 + {RESOLUTION:g}, so a sign or an "
+    f"ordering of two such magnitudes states an effect of {RESOLUTION * 100:.0f} % of the compared "
+    f"baseline, which the row carries (its scale); the same errors change an elasticity (a "
+    f"log-log slope) by at least {RESOLUTION:g} (a dropped log factor by 1/log x, a wrong norm "
+    f"sqrt(d) by 1/2), the effect of a sign of a slope and the half-width of the book's 'flat'; "
+    f"a ratio moves by {RESOLUTION * 100:.0f} % of itself when either term does, so a band on a "
+    f"ratio states {RESOLUTION:g} times its lower end; an error rate made by a wrong threshold "
+    f"reaches the delta it was allowed, so a sign of a rate states delta.")
 RESOLUTION_CRITERION = (
     f"A paper claim is reproduced only when the rule that judges it would have detected a "
     f"deviation of {RESOLUTION * 100:.0f} % from the paper's value. A referee reading 'reproduced' "
@@ -70,7 +81,10 @@ RESOLUTION_CRITERION = (
     f"one; for a sign, an ordering or a band, the effect a plausible implementation error would "
     f"have, which the claim states: the rule must detect it with 2 standard errors (a "
     f"resolution of {RESOLUTION * 100:.0f} % is exactly that), and without a stated effect it "
-    f"cannot reproduce; for a statement on every run, the violation rate 0 violations in our runs "
+    f"cannot reproduce. The effect is argued from the algorithms, never from our results or the "
+    f"paper's numbers, one principle per kind of quantity: {EFFECT_PRINCIPLES} A band whose "
+    f"region holds its no-effect value ('X is flat') stays a consistency check whatever effect "
+    f"it states; for a statement on every run, the violation rate 0 violations in our runs "
     f"rules out (Clopper-Pearson); an identity against an independent computation is pinned to "
     f"its numerical precision. A claim made of several rows (every experiment, every delta, an "
     f"error rate and a bound) is judged on every row: any row not reproduced decides; then any "
@@ -92,19 +106,20 @@ SENTENCE_RULES = (
     ("an error rate at most delta", "failures / runs",
      "ErrorRate(delta): one-sided Clopper-Pearson bounds"),
     ("A is better / smaller than B", "the difference A - B ± SE (paired on common seeds)",
-     "AtMost(0, effect=...) / AtLeast(0, effect=...): a sign, with the effect it must detect"),
+     "AtMost(0, effect=0.1, relative=True) / AtLeast(...): a sign, with the effect it must "
+     "detect: a tenth of the compared baseline (the row's scale)"),
     ("X grows / shrinks with n", "the least-squares slope of log X on log n ± SE",
-     "AtLeast(0, effect=...) / AtMost(0, effect=...): a sign"),
+     "AtLeast(0, effect=0.1) / AtMost(0, effect=0.1): a sign, with an elasticity of 0.1"),
     ("X is flat in n", "the same log-log slope ± SE",
-     "Band(-0.1, 0.1, effect=...): an elasticity below 0.1 (it holds the no-effect value 0: a "
+     "Band(-0.1, 0.1, effect=0.1): an elasticity below 0.1 (it holds the no-effect value 0: a "
      "check)"),
     ("A and B are similar / comparable", "the ratio A / B ± SE",
-     "Band(0.8, 1.25, effect=..., null=1)"),
+     "Band(0.8, 1.25, effect=0.1 * 0.8): a tenth of the band's lower end"),
     ("a factor k, k times, k %", "the ratio ± SE",
-     "Tolerance on the printed k (its rounding), or Band(k_lo, k_hi, effect=...) for 'k_lo to "
-     "k_hi'"),
+     "Tolerance on the printed k (its rounding), or Band(k_lo, k_hi, effect=0.1 * k_lo) for "
+     "'k_lo to k_hi'"),
     ("A is the best / largest among several", "A minus the best of the others ± SE",
-     "AtMost(0, effect=...) / AtLeast(0, effect=...): a sign"),
+     "AtMost(0, effect=0.1, relative=True) / AtLeast(...): a sign, a tenth of the best other"),
     ("every experiment / every delta / every d", "one printed row per experiment",
      "every row is judged: any row not reproduced decides the claim"),
     ("X holds on every run (a pathwise theorem)", "the number of runs that violate it",

@@ -16,6 +16,7 @@ from ..algorithms.rage import PHASED_GAMMA, ROUNDING_EPSILON
 from ..algorithms.soare import XY_ADAPTIVE_ALPHA
 from ..claims import (AtLeast, AtMost, Band, ClaimSpec, Derived, ErrorRate, NotComparable,
                       Printed, Reading, Tolerance)
+from ..claims import RESOLUTION, ratio_effect  # the effects of signs and bands (issue 33)
 
 #: The values the paper reports, each with its source (data: only compared against, never printed
 #: as ours).
@@ -105,6 +106,9 @@ NEAR = (0.8, 1.25)
 FLAT = (-0.1, 0.1)
 #: Lemma 1's singleton bound is an equality (Elfving): the solver's relative tolerance.
 ELFVING_RTOL = 1e-6
+#: The effects a plausible implementation error would have (bai.claims.EFFECT_PRINCIPLES): a tenth
+#: of a ratio band's lower end; an elasticity of RESOLUTION; a tenth of a difference's baseline.
+_NEAR_EFFECT = ratio_effect(NEAR[0])
 #: The design solvers agree when their psi* differ by at most this relative amount (a book check).
 SOLVER_RTOL = 1e-4
 
@@ -159,7 +163,8 @@ CLAIMS: dict = {
     # -- correctness (Sec. 5, Theorem 2) --------------------------------------------------------
     "rage.zero_failures.{method}": ClaimSpec(
         "{method}'s empirical failure rate is zero (Figs. 1a, 1c, 1d, 2a pooled)", source=_FAIL,
-        rule=AtMost(0.0), paper_value=VALUES["zero_failures"]["failure_rate"],
+        # effect delta: a wrong threshold makes the failure rate reach the delta it is allowed
+        rule=AtMost(0.0, effect=_DELTA), paper_value=VALUES["zero_failures"]["failure_rate"],
         claim="rage.zero_failures", section="rage-errors-bounds"),
     "rage.correct.{method}": ClaimSpec(
         "{method} returns z* with probability >= 1 - delta (Figs. 1a, 1c, 1d, 2a pooled)",
@@ -235,11 +240,13 @@ CLAIMS: dict = {
         rule=AtMost(1.0 + ELFVING_RTOL), section="rage-lemma1"),
     "rage.ex31.gauge": ClaimSpec(
         "Sec. 3.1: after round 1, gamma_Y(S_t) ~ 1/sin(alpha) (gamma sin(alpha) at the smallest "
-        "alpha of the grid)", source="Fiez et al. 2019, Sec. 3.1", rule=Band(*NEAR),
+        "alpha of the grid)", source="Fiez et al. 2019, Sec. 3.1",
+        rule=Band(*NEAR, effect=_NEAR_EFFECT),  # effect: a tenth of the ratio band's lower end
         section="rage-lemma1"),
     "rage.ex31.gauge_first": ClaimSpec(
         "Sec. 3.1: gamma_Y(X) is a constant bounded from zero (its log-log slope in alpha)",
-        source="Fiez et al. 2019, Sec. 3.1", rule=Band(*FLAT),
+        # effect: an elasticity of RESOLUTION, the flat band's distance from 0 (a check: it holds 0)
+        source="Fiez et al. 2019, Sec. 3.1", rule=Band(*FLAT, effect=RESOLUTION),
         section="rage-lemma1"),
     "rage.ex31.first_round": ClaimSpec(
         "Sec. 3.1: after the first round all arms except e_1 and z' are removed (failures: runs "
@@ -248,18 +255,23 @@ CLAIMS: dict = {
     "rage.ex31.adaptive_gain.{sweep}": ClaimSpec(
         "Sec. 3.1: RAGE ~ d + 1/alpha^2 against static ~ d/alpha^2: for alpha in [0, .1) both "
         "scale like 1/alpha^2, so static / RAGE does not depend on alpha (its log-log slope in "
-        "1/alpha at d = 8: flat)", source="Fiez et al. 2019, Sec. 3.1", rule=Band(*FLAT),
+        "1/alpha at d = 8: flat)", source="Fiez et al. 2019, Sec. 3.1",
+        # effect: an elasticity of RESOLUTION, the flat band's distance from 0 (a check: it holds 0)
+        rule=Band(*FLAT, effect=RESOLUTION),
         claim="rage.ex31.adaptive_gain", section="rage-ex31"),
     "rage.ex31.gain_grows_with_d": ClaimSpec(
         "Sec. 3.1: RAGE ~ d + 1/alpha^2 against static ~ d/alpha^2: the gain static / RAGE "
         "grows with d (its log-log slope in d at the profile's alpha)",
-        source="Fiez et al. 2019, Sec. 3.1", rule=AtLeast(0.0), claim="rage.ex31.adaptive_gain",
+        # effect: an elasticity of RESOLUTION (a dropped log factor, a wrong norm change it more)
+        source="Fiez et al. 2019, Sec. 3.1", rule=AtLeast(0.0, effect=RESOLUTION),
+        claim="rage.ex31.adaptive_gain",
         section="rage-ex31"),
     # -- Proposition 1 --------------------------------------------------------------------------
     "rage.prop1.static_factor_d": ClaimSpec(
         "Prop. 1: a static design loses a factor d against psi* (log-log slope in d of "
         "(best static design for every theta = e_j) / (psi* d): flat)",
-        source="Fiez et al. 2019, Prop. 1 and Sec. 2.1", rule=Band(*FLAT),
+        # effect: an elasticity of RESOLUTION, the flat band's distance from 0 (a check: it holds 0)
+        source="Fiez et al. 2019, Prop. 1 and Sec. 2.1", rule=Band(*FLAT, effect=RESOLUTION),
         section="rage-prop1"),
     # -- Figure 1a ------------------------------------------------------------------------------
     "rage.fig1a.rage_near_oracle.d{x}": _fig(
@@ -275,21 +287,25 @@ CLAIMS: dict = {
                "well' there)"),
     "rage.fig1a.xyadaptive_equal.d{x}": _fig(
         "1a", "XY-adaptive performs nearly equivalently to RAGE (XY-adaptive / RAGE at d = {x})",
-        Band(*NEAR), claim="rage.fig1a.xyadaptive_equal"),
+        Band(*NEAR, effect=_NEAR_EFFECT),  # effect: a tenth of the ratio band's lower end
+        claim="rage.fig1a.xyadaptive_equal"),
     "rage.fig1a.lingape_small_d": _fig(
         "1a", "LinGapE performs well when the dimension and the number of arms are small "
         "(LinGapE / RAGE at the smallest d)", AtMost(NEAR[1]),
         claim="rage.fig1a.lingape_degrades_with_d"),
     "rage.fig1a.lingape_degrades_with_d": _fig(
         "1a", "as the number of arms grows LinGapE gets worse (log-log slope of LinGapE / RAGE "
-        "in d)", AtLeast(0.0)),
+        "in d)", AtLeast(0.0, effect=RESOLUTION)),  # effect: an elasticity of RESOLUTION
     "rage.fig1a.alba_worst_adaptive.d{x}": _fig(
         "1a", "ALBA performs the worst of the recently proposed algorithms (ALBA minus the "
-        "largest of RAGE, XY-adaptive, LinGapE at d = {x})", AtLeast(0.0),
+        "largest of RAGE, XY-adaptive, LinGapE at d = {x})",
+        AtLeast(0.0, effect=RESOLUTION, relative=True),  # effect: a tenth of the compared mean
         claim="rage.fig1a.alba_worst_adaptive"),
     "rage.fig1a.static_worst.d{x}": _fig(
         "1a", "clear gains of adaptive sampling over the static XY-allocation (XY-static minus "
-        "RAGE at d = {x})", AtLeast(0.0), claim="rage.fig1a.static_worst"),
+        # effect: a tenth of RAGE's mean
+        "RAGE at d = {x})", AtLeast(0.0, effect=RESOLUTION, relative=True),
+        claim="rage.fig1a.static_worst"),
     # -- Figure 1b ------------------------------------------------------------------------------
     "rage.fig1b.expected_gap.{spread}": _fig(
         "1b", "the near-duplicates have an expected gap of about 0.3 (their mean gap, angles "
@@ -297,36 +313,45 @@ CLAIMS: dict = {
         claim="rage.fig1b.expected_gap"),
     "rage.fig1b.lingape_linear_in_arms": _fig(
         "1b", "LinGapE suffers from a linear scaling in the number of arms (log-log slope of "
-        "LinGapE / n in n: flat)", Band(*FLAT), ),
+        "LinGapE / n in n: flat)",
+        Band(*FLAT, effect=RESOLUTION), ),  # effect: the flat band's distance from 0 (a check)
     "rage.fig1b.lingape_linear_in_arms.printed": _fig(
         "1b", "LinGapE suffers from a linear scaling in the number of arms (on the printed "
         "instance)", NotComparable(_FIG1B_PRINTED), claim="rage.fig1b.lingape_linear_in_arms"),
     "rage.fig1b.rage_flat_in_arms": _fig(
         "1b", "RAGE, focused on x_2, escapes LinGapE's scaling in n (log-log slope of RAGE "
-        "minus LinGapE's)", AtMost(0.0), ),
+        "minus LinGapE's)", AtMost(0.0, effect=RESOLUTION), ),  # effect: an elasticity
     "rage.fig1b.rage_flat_in_arms.printed": _fig(
         "1b", "RAGE escapes LinGapE's scaling in n (on the printed instance)",
         NotComparable(_FIG1B_PRINTED), claim="rage.fig1b.rage_flat_in_arms"),
     # -- Figures 1c, 1d, 2a, 2b -----------------------------------------------------------------
     "rage.fig1c.rage_beats_alba.n{x}": _fig(
-        "1c", "RAGE significantly outperforms ALBA (ALBA minus RAGE at n = {x})", AtLeast(0.0),
+        "1c", "RAGE significantly outperforms ALBA (ALBA minus RAGE at n = {x})",
+        AtLeast(0.0, effect=RESOLUTION, relative=True),  # effect: a tenth of RAGE's mean
         claim="rage.fig1c.rage_beats_alba"),
     "rage.fig1d.rage_beats_static.d{x}": _fig(
         "1d", "RAGE significantly outperforms the static allocation (XY-static minus RAGE at "
-        "d = {x})", AtLeast(0.0), claim="rage.fig1d.rage_beats_static"),
+        # effect: a tenth of RAGE's mean
+        "d = {x})", AtLeast(0.0, effect=RESOLUTION, relative=True),
+        claim="rage.fig1d.rage_beats_static"),
     "rage.fig1d.rage_near_oracle.d{x}": _fig(
         "1d", "RAGE nearly matches the oracle allocation (RAGE / XY-oracle at d = {x})",
-        Band(*NEAR), claim="rage.fig1d.rage_near_oracle", causes=_CAUSE_NEAR),
+        Band(*NEAR, effect=_NEAR_EFFECT),  # effect: a tenth of the ratio band's lower end
+        claim="rage.fig1d.rage_near_oracle", causes=_CAUSE_NEAR),
     "rage.fig2a.rage_near_oracle.D{x}": _fig(
         "2a", "RAGE performs close to the oracle (RAGE / XY-oracle at D = {x}, paired on the "
-        "instances)", Band(*NEAR), claim="rage.fig2a.rage_near_oracle", causes=_CAUSE_NEAR),
+        "instances)", Band(*NEAR, effect=_NEAR_EFFECT),  # effect: a tenth of the lower end
+        claim="rage.fig2a.rage_near_oracle", causes=_CAUSE_NEAR),
     "rage.fig2a.others_grow.{method}": _fig(
         "2a", "the sample complexity of the other algorithms grows with the number of arms and "
-        "the dimension ({method}: log-log slope of its mean in D)", AtLeast(0.0),
+        "the dimension ({method}: log-log slope of its mean in D)",
+        AtLeast(0.0, effect=RESOLUTION),  # effect: an elasticity of RESOLUTION
         claim="rage.fig2a.others_grow"),
     "rage.fig2b.rage_good": _fig(
         "2b", "RAGE has good performance on real click data (RAGE minus the smallest mean of the "
-        "other non-oracle methods)", AtMost(0.0), substitute=_OBD),
+        # effect: a tenth of the best other
+        "other non-oracle methods)", AtMost(0.0, effect=RESOLUTION, relative=True),
+        substitute=_OBD),
     "rage.fig2b.mean_range": _fig(
         "2b", "every arm's mean reward x^T theta* lies in (0, 0.11) (largest mean of our arms)",
         AtMost(VALUES["fig2b"]["mean_max"].number), paper_value=VALUES["fig2b"]["mean_max"],

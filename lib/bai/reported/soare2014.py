@@ -19,6 +19,7 @@ from __future__ import annotations
 from ..algorithms.soare import XY_ADAPTIVE_ALPHA
 from ..claims import (AtLeast, AtMost, Band, ClaimSpec, ErrorRate, NotComparable, Printed,
                       Reading, Reference, Tolerance)
+from ..claims import RESOLUTION, ratio_effect  # the effects of signs and bands (issue 33)
 from .xu2018 import VALUES as _XU2018
 
 #: The values the paper reports, each with its source (data: only compared against, never printed
@@ -216,37 +217,47 @@ CLAIMS: dict = {
     "soare.fig4.static_grow_with_d.{alg}": ClaimSpec(
         "for the static allocations more dimensions imply more directions and more features to "
         "estimate: {alg}'s budget grows with d (" + _SLOPE + ", at least 0)", _FIG4,
-        AtLeast(0.0), figure="Figure 4", claim="soare.fig4.static_grow_with_d",
+        AtLeast(0.0, effect=RESOLUTION),  # effect: an elasticity of RESOLUTION
+        figure="Figure 4", claim="soare.fig4.static_grow_with_d",
         section="figure-4-sample-budget-against-dimension"),
     "soare.fig4.adaptive_flat_in_d.{alg}": ClaimSpec(
         "additional dimensions have little to no impact on {alg}: its budget is flat in d ("
         + _SLOPE + ", inside [-0.1, 0.1], the book's reading of 'flat')", _FIG4,
-        Band(-0.1, 0.1), figure="Figure 4", claim="soare.fig4.adaptive_flat_in_d.{strategy}",
+        # effect: the flat band's distance from 0 (it holds the no-effect value: a check)
+        Band(-0.1, 0.1, effect=RESOLUTION), figure="Figure 4",
+        claim="soare.fig4.adaptive_flat_in_d.{strategy}",
         causes=_CAUSE_RESET, section="the-reading-that-decides-the-picture"),
     "soare.fig4.gap_increases.{static}.{alg}": ClaimSpec(
         "the difference between the budgets of {static} and {alg} increases with d (the "
         "least-squares slope of the difference on d, linear scale since the difference can be "
         "negative, at least 0)", "Soare et al. 2014, Sec. 6 ('As shown in Fig. 4, the "
         "difference between the budget of XY-Adaptive and the static strategies increases with "
-        "the number of dimensions')", AtLeast(0.0), figure="Figure 4",
+        "the number of dimensions')",
+        # effect: a tenth of the static budget per unit of d across the grid (the row's scale)
+        AtLeast(0.0, effect=RESOLUTION, relative=True), figure="Figure 4",
         claim="soare.fig4.gap_increases", causes=_CAUSE_RESET,
         section="the-reading-that-decides-the-picture"),
     "soare.fig4.fully_adaptive_no_gain.d{d}": ClaimSpec(
         "the sqrt(d) of Prop. 2 prevents the fully adaptive strategy from gaining any advantage "
         "compared to XY and G: its budget minus the smaller static budget is at least 0 (d = {d})",
-        "Soare et al. 2014, Sec. 6", AtLeast(0.0), figure="Figure 4",
-        claim="soare.fig4.fully_adaptive_no_gain", causes=_CAUSE_FA,
+        "Soare et al. 2014, Sec. 6",
+        AtLeast(0.0, effect=RESOLUTION, relative=True),  # effect: a tenth of the static budget
+        figure="Figure 4", claim="soare.fig4.fully_adaptive_no_gain", causes=_CAUSE_FA,
         section="the-fully-adaptive-baseline"),
     # -- Figure 4: the allocations -------------------------------------------------------------
     "soare.fig4.focus_e2.d{d}": ClaimSpec(
         "an efficient strategy focuses on the direction e1 - x_{d+1} by pulling e2: the "
         "XY-oracle's share of pulls on e2 minus its largest share on another arm is at least 0 "
-        "(d = {d})", "Soare et al. 2014, Sec. 6", AtLeast(0.0), figure="pull counts",
+        "(d = {d})", "Soare et al. 2014, Sec. 6",
+        AtLeast(0.0, effect=RESOLUTION, relative=True),  # effect: a tenth of the other share
+        figure="pull counts",
         claim="soare.fig4.focus_e2", section="soare-pull-counts"),
     "soare.fig4.mimics_oracle.{alg}.d{d}": ClaimSpec(
         "{alg} performs an allocation which mimics that of the oracle: its share of pulls "
         "on e2 over the XY-oracle's is inside [0.8, 1.25] (the book's band for 'similar'; "
-        "d = {d})", "Soare et al. 2014, Sec. 6", Band(0.8, 1.25), figure="pull counts",
+        "d = {d})", "Soare et al. 2014, Sec. 6",
+        Band(0.8, 1.25, effect=ratio_effect(0.8)),  # effect: a tenth of the band's lower end
+        figure="pull counts",
         claim="soare.fig4.mimics_oracle", causes=_CAUSE_RESET, section="soare-pull-counts"),
     "soare.fig4.values": ClaimSpec(
         "Figure 4's bar heights: the budget of each strategy at each d",

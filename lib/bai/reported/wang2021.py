@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ..claims import (Agrees, AtLeast, AtMost, ClaimSpec, Derived, ErrorRate, NotComparable,
                       Printed, Reading, Tolerance)
+from ..claims import RESOLUTION  # the effects of signs (issue 33)
 
 _SRC = "Wang, Tzeng & Proutière 2021"
 _T1 = "Table 1"
@@ -192,8 +193,8 @@ CLAIMS: dict = {
     "wang.t1.rank.d{delta}.{rd}": ClaimSpec(
         "BC has the smallest mean sample complexity of the algorithms of Table 1 at delta = "
         "{delta} (BC minus the best other column)", f"{_SRC}, abstract, Secs. 1 and 5.2, {_T1}",
-        AtMost(0.0), figure=_T1, section="what-the-text-says-about-table-1",
-        claim="wang.t1.rank"),
+        AtMost(0.0, effect=RESOLUTION, relative=True),  # effect: a tenth of the best other column
+        figure=_T1, section="what-the-text-says-about-table-1", claim="wang.t1.rank"),
     **{f"wang.t1.spectacular.d{delta:g}.{{rd}}": ClaimSpec(
         "'In linear bandits, the gain achieved by our algorithm BC is rather spectacular': the "
         f"best other column over BC at delta = {delta:g}", f"{_SRC}, Sec. 5.2",
@@ -220,15 +221,17 @@ CLAIMS: dict = {
     "wang.abs.unstructured.d{delta}": ClaimSpec(
         "BC outperforms existing algorithms in unstructured (Gaussian) BAI, the code's E3: BC "
         "minus the best other rule at delta = {delta}", f"{_SRC}, abstract and Sec. 5.1 "
-        "(App. D lost)", AtMost(0.0), figure="E3", section="the-other-experiments",
-        claim="wang.abs.unstructured",
+        # effect: a tenth of the best other rule
+        "(App. D lost)", AtMost(0.0, effect=RESOLUTION, relative=True),
+        figure="E3", section="the-other-experiments", claim="wang.abs.unstructured",
         substitute="the library's rules (Lazy TaS, LinGame, round robin) in place of the "
                    "code's T-D, D-C, M-C and O-C"),
     "wang.abs.thresholding.d{delta}": ClaimSpec(
         "BC outperforms existing algorithms in linear thresholding, the code's E2: BC minus the "
         "best of Lk-C and RR at delta = {delta}", f"{_SRC}, abstract and Sec. 5.1 (App. E "
-        "lost)", AtMost(0.0), figure="E2", section="the-other-experiments",
-        claim="wang.abs.thresholding",
+        # effect: a tenth of the best other rule
+        "lost)", AtMost(0.0, effect=RESOLUTION, relative=True),
+        figure="E2", section="the-other-experiments", claim="wang.abs.thresholding",
         causes="CG-C, the code's third baseline, is not run: its answers are the sign patterns "
                "of all arms, and the code's version identifies coordinates, not arms (W11)"),
     "wang.abs.lipschitz": ClaimSpec(
@@ -241,7 +244,8 @@ CLAIMS: dict = {
         NotComparable("a statement about the literature, not about an experiment")),
     "wang.game.d{delta}": ClaimSpec(
         "The game-based algorithm of Degenne, Koolen & Ménard (2019) does not perform as well "
-        "as BC: BC minus the game's mean at delta = {delta}", f"{_SRC}, Sec. 2", AtMost(0.0),
+        "as BC: BC minus the game's mean at delta = {delta}", f"{_SRC}, Sec. 2",
+        AtMost(0.0, effect=RESOLUTION, relative=True),  # effect: a tenth of the game's mean
         figure="E3", section="the-other-experiments", claim="wang.game",
         substitute="LinGame (Degenne et al. 2020) on the canonical arms stands for the "
                    "unstructured game of Degenne et al. 2019 (D-C), which the library lacks"),
@@ -252,7 +256,9 @@ CLAIMS: dict = {
     "wang.other.d{delta}": ClaimSpec(
         "In BAI in other structured bandits BC still outperforms other algorithms but without "
         "such an impressive difference: BC's gain in E3 minus its gain in Table 1 at delta = "
-        "{delta}", f"{_SRC}, Sec. 5.2", AtMost(0.0), figure="E3", claim="wang.other",
+        "{delta}", f"{_SRC}, Sec. 5.2",
+        AtMost(0.0, effect=RESOLUTION, relative=True),  # effect: a tenth of BC's gain in Table 1
+        figure="E3", claim="wang.other",
         section="the-other-experiments",
         substitute="the unstructured instance of the code's E3 with the library's rules in "
                    "place of T-D, D-C, M-C and O-C"),

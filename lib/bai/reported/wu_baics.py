@@ -11,6 +11,7 @@ import math as _math
 
 from ..claims import (AtLeast, AtMost, Band, ClaimSpec, Derived, ErrorRate, Printed, Reading,
                       Reference, Tolerance, TwoRates)
+from ..claims import Agrees, RESOLUTION, ratio_effect  # the effects of signs (issue 33)
 
 #: The values the paper reports, each with its source (data: only compared against, never printed
 #: as ours).
@@ -145,10 +146,11 @@ _MEAN = Tolerance(abs=0.5, z=2.0)
 #: when the test has no power, i.e. would not reject even a rate at the delta-PAC target
 #: 1 - delta at our number of runs (``bai.studies.wu_baics.pcs_check``).
 _RATE = TwoRates("equal", test="fisher")
-#: The book's reading of "flat" (an elasticity below 0.1) and of "grows without bound" (below it).
-_FLAT, _GROWS = Band(-0.1, 0.1, z=2.0), AtMost(-0.1)
-#: A closed form against an independent computation: a numerical tolerance.
-_IDENTITY = AtMost(1e-6)
+#: The book's reading of "flat" (an elasticity below 0.1) and of "grows without bound" (below it);
+#: flat states the effect RESOLUTION, its distance from 0 (it holds 0: a check whatever the runs).
+_FLAT, _GROWS = Band(-0.1, 0.1, z=2.0, effect=RESOLUTION), AtMost(-0.1)
+#: A closed form against an independent computation: an identity, pinned to a numerical tolerance.
+_IDENTITY = Agrees(1e-6)
 
 _CAUSE_SIMPLEX = ("projected onto the simplex as printed (Euclidean, ASSUMED), the subgradient "
                   "iterate cycles on the boundary after a round with no empirically feasible "
@@ -203,7 +205,8 @@ CLAIMS: dict = {
         "(8) gives F of (6): min(f^opt, f^fea) equals the infimum over Alt(mu) of the definition "
         "on {instances} (value: the largest relative difference over the weights tried)",
         source="Wu, Zheng, Zhu, Thm 3.2, (8), with the notation lambda_k = sum_l lambda_(k,l) "
-               "printed before it", rule=AtMost(1e-5), claim="baics.thm32.closed_form_feasible",
+               "printed before it", rule=Agrees(1e-5),  # an identity: its numerical precision
+        claim="baics.thm32.closed_form_feasible",
         section="baics-formula8", causes=_CAUSE_QSUM),
     "baics.thm32.inner_qp_exact": ClaimSpec(
         "The inner QP of (8) is solved exactly by the KKT / one-dimensional root (largest "
@@ -255,25 +258,33 @@ CLAIMS: dict = {
         "T-a-SCS stops earlier than both baselines on E1 (value: T-a-SCS's mean minus the "
         "smaller baseline mean, ± SE)",
         source="Wu, Zheng, Zhu, Sec. 5 ('we demonstrate the efficiency of T-a-SCS') and Table 1",
-        rule=AtMost(0.0), figure="Table 1", section=_TWO, claim="baics.e1.tascs_fastest",
+        # effect: a tenth of the smaller baseline mean
+        rule=AtMost(0.0, effect=RESOLUTION, relative=True),
+        figure="Table 1", section=_TWO, claim="baics.e1.tascs_fastest",
         causes=_CAUSE_SIMPLEX),
     # -- Figures 1 and 2 (their descriptions) ----------------------------------------------------
     "baics.e1.weights_near_zero_cells.arm{arm}.{reading}": ClaimSpec(
         "T-a-SCS puts more weight than T-a-S on (arm {arm}, subpop 1), a cell whose mean is near "
-        "0 (value: T-a-SCS minus T-a-S mean weight, ± SE)", source=_F1, rule=AtLeast(0.0),
+        "0 (value: T-a-SCS minus T-a-S mean weight, ± SE)", source=_F1,
+        rule=AtLeast(0.0, effect=RESOLUTION, relative=True),  # effect: a tenth of T-a-S's weight
         figure="Figure 1", section=_F1SEC, claim="baics.e1.weights_near_zero_cells",
         causes=_CAUSE_SIMPLEX),
     "baics.e1.more_arm2.{reading}": ClaimSpec(
         "T-a-SCS puts more total weight on arm 2 than T-a-S (value: the difference, ± SE)",
-        source=_F1, rule=AtLeast(0.0), figure="Figure 1", section=_F1SEC,
+        # effect: a tenth of T-a-S's weight
+        source=_F1, rule=AtLeast(0.0, effect=RESOLUTION, relative=True),
+        figure="Figure 1", section=_F1SEC,
         claim="baics.e1.more_arm2", causes=_CAUSE_SIMPLEX),
     "baics.e2.less_arm1.{reading}": ClaimSpec(
         "T-a-SCS puts less weight than T-a-S on arm 1, subpopulations 2 and 3 (value: the "
-        "difference, ± SE)", source=_F2, rule=AtMost(0.0), figure="Figure 2", section=_E2SEC,
+        "difference, ± SE)", source=_F2,
+        rule=AtMost(0.0, effect=RESOLUTION, relative=True),  # effect: a tenth of T-a-S's weight
+        figure="Figure 2", section=_E2SEC,
         claim="baics.e2.less_arm1", causes=_CAUSE_SIMPLEX),
     "baics.e2.more_arm3.{reading}": ClaimSpec(
         "T-a-SCS puts more weight than T-a-S on arm 3 (value: the difference, ± SE)", source=_F2,
-        rule=AtLeast(0.0), figure="Figure 2", section=_E2SEC, claim="baics.e2.more_arm3",
+        rule=AtLeast(0.0, effect=RESOLUTION, relative=True),  # effect: a tenth of T-a-S's weight
+        figure="Figure 2", section=_E2SEC, claim="baics.e2.more_arm3",
         causes=_CAUSE_SIMPLEX),
     # -- Example 2 -------------------------------------------------------------------------------
     "baics.e2.tascs_tau.{reading}": ClaimSpec(
@@ -293,7 +304,10 @@ CLAIMS: dict = {
     "baics.e2.tascs_faster.{reading}": ClaimSpec(
         "T-a-SCS concludes on E2 with fewer samples than both baselines (value: T-a-SCS's mean "
         "minus the smaller baseline mean, capped at tau_max, ± SE)",
-        source=_F2 + ": 'with less sampling times'", rule=AtMost(0.0), section=_E2SEC,
+        source=_F2 + ": 'with less sampling times'",
+        # effect: a tenth of the smaller baseline mean
+        rule=AtMost(0.0, effect=RESOLUTION, relative=True),
+        section=_E2SEC,
         claim="baics.e2.tascs_faster", causes=_CAUSE_SIMPLEX),
     # -- Theorem 3.1 (the lower bound) and Theorem 4.1 ------------------------------------------
     "baics.thm31.lb.{grid}.{example}.{method}.delta{delta}.{reading}": ClaimSpec(
@@ -314,7 +328,8 @@ CLAIMS: dict = {
         "dE[tau]/dln(1/delta) -> T* as delta -> 0 for T-a-SCS on E1 (Thm 4.1: E[tau]/ln(1/delta) "
         "-> T*; value: the fitted marginal slope over T*, ± SE; 'equal': inside [0.8, 1.25], the "
         "book's band for 'nearly equal')", source="Wu, Zheng, Zhu, Thm 4.1, (11)",
-        rule=Band(0.8, 1.25), section=_BEYOND, claim="baics.thm41.asymptotic",
+        rule=Band(0.8, 1.25, effect=ratio_effect(0.8)),  # a tenth of the band's lower end
+        section=_BEYOND, claim="baics.thm41.asymptotic",
         causes=_CAUSE_SIMPLEX),
     "baics.e1.weights_vs_wstar.{reading}": ClaimSpec(
         "T-a-SCS's empirical weights approach w* as delta shrinks (value: the mean L1 distance "

@@ -142,7 +142,8 @@ def _paired_ratio(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
 def figure_claims(summ: pd.DataFrame, runs: pd.DataFrame, fig: str) -> list[dict]:
     """The rows of figure ``fig``'s claims: ratios and differences of mean counts with their
     SEs (independent runs; paired on the instances for Fig. 2a) and log-log slopes, each with
-    the settings its runs ran under."""
+    the settings its runs ran under; a difference carries the compared mean as its ``scale``
+    (its effect is a tenth of it: ``bai.claims.EFFECT_PRINCIPLES``)."""
     st = _settings_of(runs, fig)
     xs = sorted(summ.loc[summ["fig"] == fig, "x"].unique())
     c = {(m, x): _cell(summ, fig, m, x) for m in FIG_METHODS[fig] for x in xs
@@ -162,8 +163,9 @@ def figure_claims(summ: pd.DataFrame, runs: pd.DataFrame, fig: str) -> list[dict
                 x=x)
             worst = max(("RAGE", "XY-adaptive", "LinGapE"), key=lambda m: c[m, x][0])
             add("rage.fig1a.alba_worst_adaptive.d{x}", _diff(c["ALBA", x], c[worst, x]), x=x,
-                other=worst)
-            add("rage.fig1a.static_worst.d{x}", _diff(c["XY-static", x], c["RAGE", x]), x=x)
+                other=worst, scale=c[worst, x][0])
+            add("rage.fig1a.static_worst.d{x}", _diff(c["XY-static", x], c["RAGE", x]), x=x,
+                scale=c["RAGE", x][0])
         add("rage.fig1a.lingape_small_d", _ratio(c["LinGapE", xs[0]], c["RAGE", xs[0]]),
             d=xs[0])
         lr = [_ratio(c["LinGapE", x], c["RAGE", x]) for x in xs]
@@ -181,10 +183,12 @@ def figure_claims(summ: pd.DataFrame, runs: pd.DataFrame, fig: str) -> list[dict
             lingape_slope=s_lg1[0])
     elif fig == "1c":
         for x in xs:
-            add("rage.fig1c.rage_beats_alba.n{x}", _diff(c["ALBA", x], c["RAGE", x]), x=x)
+            add("rage.fig1c.rage_beats_alba.n{x}", _diff(c["ALBA", x], c["RAGE", x]), x=x,
+                scale=c["RAGE", x][0])
     elif fig == "1d":
         for x in xs:
-            add("rage.fig1d.rage_beats_static.d{x}", _diff(c["XY-static", x], c["RAGE", x]), x=x)
+            add("rage.fig1d.rage_beats_static.d{x}", _diff(c["XY-static", x], c["RAGE", x]), x=x,
+                scale=c["RAGE", x][0])
             add("rage.fig1d.rage_near_oracle.d{x}", _ratio(c["RAGE", x], c["XY-oracle", x]), x=x)
     elif fig == "2a":
         r = runs[runs["fig"] == "2a"]
@@ -199,7 +203,8 @@ def figure_claims(summ: pd.DataFrame, runs: pd.DataFrame, fig: str) -> list[dict
         x = xs[0]
         others = [m for m in FIG_METHODS["2b"] if m not in ("RAGE", "XY-oracle")]
         best = min(others, key=lambda m: c[m, x][0])
-        add("rage.fig2b.rage_good", _diff(c["RAGE", x], c[best, x]), other=best)
+        add("rage.fig2b.rage_good", _diff(c["RAGE", x], c[best, x]), other=best,
+            scale=c[best, x][0])
         rows.append(dict(id="rage.fig2b.mean_range", settings=st, se=0.0,
                          value=float(runs.loc[runs["fig"] == "2b", "max_mean"].max())))
     else:

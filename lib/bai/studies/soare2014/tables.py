@@ -114,7 +114,8 @@ def pull_counts(raw: pd.DataFrame, dims, d: int = 5, labels=FIG4_LABELS):
 def allocation_table(runs: pd.DataFrame) -> pd.DataFrame:
     """Per curve and ``d``, over the runs: the mean share of the pulls on :math:`e_2`
     (``share_e2``) and the mean of that share minus the largest share on another arm
-    (``margin``), each with its standard error."""
+    (``margin``), each with its standard error, and the mean largest share on another arm
+    (``other_share``: the margin's baseline)."""
     rows = []
     for (label, d), g in runs.groupby(["label", "d"], sort=False):
         c = np.array(g["counts"].tolist(), dtype=float)
@@ -124,7 +125,9 @@ def allocation_table(runs: pd.DataFrame) -> pd.DataFrame:
         se = (lambda v: float(v.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0)
         rows.append({"label": label, "d": d, "share_e2": float(share[:, 1].mean()),
                      "share_e2_se": se(share[:, 1]), "margin": float(margin.mean()),
-                     "margin_se": se(margin), "runs": n})
+                     "margin_se": se(margin),
+                     "other_share": float(np.delete(share, 1, axis=1).max(axis=1).mean()),
+                     "runs": n})
     return pd.DataFrame(rows)
 
 
@@ -189,26 +192,31 @@ def ratio_table(summary: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
                          "se": ratio * np.hypot(se[a] / piv[a], se[b] / piv[b])})
 
 
-def gap_slope(summary: pd.DataFrame, static: str, label: str) -> tuple[float, float]:
-    """``(slope, se)``: the least-squares slope on ``d`` of the difference between the mean
-    budgets of ``static`` and ``label`` (linear scale: the difference can be negative), its
-    standard error from both curves' (independent runs)."""
+def gap_slope(summary: pd.DataFrame, static: str, label: str) -> tuple[float, float, float]:
+    """``(slope, se, scale)``: the least-squares slope on ``d`` of the difference between the
+    mean budgets of ``static`` and ``label`` (linear scale: the difference can be negative), its
+    standard error from both curves' (independent runs), and the slope's baseline: ``static``'s
+    mean budget over the grid per unit of ``d`` across it (a slope that moves the difference by
+    that budget over the grid; its effect is a tenth of it: ``bai.claims.EFFECT_PRINCIPLES``)."""
     a, b = _curve(summary, static), _curve(summary, label)
     if list(a["d"]) != list(b["d"]):
         raise ValueError(f"{static!r} and {label!r} must be run at the same dimensions")
-    return _slope(a["d"], a["mean"].to_numpy() - b["mean"].to_numpy(),
-                  a["se"].to_numpy() ** 2 + b["se"].to_numpy() ** 2)
+    slope, se = _slope(a["d"], a["mean"].to_numpy() - b["mean"].to_numpy(),
+                       a["se"].to_numpy() ** 2 + b["se"].to_numpy() ** 2)
+    return slope, se, float(a["mean"].mean() / (a["d"].max() - a["d"].min()))
 
 
 def no_gain_table(summary: pd.DataFrame) -> pd.DataFrame:
     """Per ``d``: the fully adaptive strategy's mean budget minus the smaller of G's and XY's
-    (``diff``), with its standard error (independent runs)."""
+    (``diff``), with its standard error (independent runs), and that smaller static budget
+    (``static``: the difference's baseline)."""
     piv = summary.pivot(index="d", columns="label", values="mean")
     se = summary.pivot(index="d", columns="label", values="se")
     best = piv[["G", "XY"]].idxmin(axis=1)
     out = pd.DataFrame({"best static": best})
     out["diff"] = piv["fully adaptive"] - [piv.loc[d, b] for d, b in best.items()]
     out["se"] = np.hypot(se["fully adaptive"], [se.loc[d, b] for d, b in best.items()])
+    out["static"] = [piv.loc[d, b] for d, b in best.items()]
     return out
 
 

@@ -35,12 +35,16 @@ def _gain(c: pd.DataFrame, delta: float, best_col: str, others) -> tuple[float, 
     return float(r), float(se)
 
 
-def _diff(c: pd.DataFrame, delta: float, best_col: str, others) -> tuple[float, float, str]:
+def _diff(c: pd.DataFrame, delta: float, best_col: str,
+          others) -> tuple[float, float, str, float]:
+    """``best_col``'s mean minus the best of ``others``, its SE, which other and its mean
+    (the difference's baseline: its ``scale``)."""
     sub = c[np.isclose(c["delta"], delta)].set_index("col")
     o = sub.loc[list(others)]
     m = o["mean"].idxmin()
     return (float(sub.loc[best_col, "mean"] - o.loc[m, "mean"]),
-            float(math.hypot(sub.loc[best_col, "se"], o.loc[m, "se"])), str(m))
+            float(math.hypot(sub.loc[best_col, "se"], o.loc[m, "se"])), str(m),
+            float(o.loc[m, "mean"]))
 
 
 def _t1_cols(cellt, settings) -> pd.DataFrame:
@@ -130,8 +134,9 @@ def gain_rows(cellt: pd.DataFrame) -> list[dict]:
         s = _settings_for(rd)
         c = _t1_cols(cellt, s)
         for dl in DELTAS:
-            v, se, _ = _diff(c, dl, "BC", others)
-            rows.append(dict(id="wang.t1.rank.d{delta}.{rd}", value=v, se=se, settings=s,
+            v, se, _, base = _diff(c, dl, "BC", others)
+            rows.append(dict(id="wang.t1.rank.d{delta}.{rd}", value=v, se=se, scale=base,
+                             settings=s,
                              delta=f"{dl:g}", rd=_SHORT[rd]))
             g, gse = _gain(c, dl, "BC", others)
             rows.append(dict(id=f"wang.t1.spectacular.d{dl:g}.{{rd}}", value=g, se=gse,
@@ -228,16 +233,19 @@ def other_rows(cellt: pd.DataFrame, e2: pd.DataFrame, e3: pd.DataFrame) -> list[
     t1 = _t1_cols(cellt, _settings_for("printed"))
     rows = []
     for dl in DELTAS:
-        v, se, _ = _diff(c2, dl, "BC", ("Lk-C", "RR"))
-        rows.append(dict(id="wang.abs.thresholding.d{delta}", value=v, se=se, delta=f"{dl:g}"))
-        v, se, _ = _diff(c3, dl, "BC", ("Lazy TaS", "LinGame", "RR"))
-        rows.append(dict(id="wang.abs.unstructured.d{delta}", value=v, se=se, delta=f"{dl:g}"))
-        v, se, _ = _diff(c3, dl, "BC", ("LinGame",))
-        rows.append(dict(id="wang.game.d{delta}", value=v, se=se, delta=f"{dl:g}"))
+        v, se, _, base = _diff(c2, dl, "BC", ("Lk-C", "RR"))
+        rows.append(dict(id="wang.abs.thresholding.d{delta}", value=v, se=se, scale=base,
+                         delta=f"{dl:g}"))
+        v, se, _, base = _diff(c3, dl, "BC", ("Lazy TaS", "LinGame", "RR"))
+        rows.append(dict(id="wang.abs.unstructured.d{delta}", value=v, se=se, scale=base,
+                         delta=f"{dl:g}"))
+        v, se, _, base = _diff(c3, dl, "BC", ("LinGame",))
+        rows.append(dict(id="wang.game.d{delta}", value=v, se=se, scale=base,
+                         delta=f"{dl:g}"))
         g3, s3 = _gain(c3, dl, "BC", ("Lazy TaS", "LinGame", "RR"))
         g1, s1 = _gain(t1, dl, "BC", paper.ALGORITHMS[1:])
         rows.append(dict(id="wang.other.d{delta}", value=g3 - g1, se=math.hypot(s3, s1),
-                         delta=f"{dl:g}"))
+                         scale=g1, delta=f"{dl:g}"))
     return rows
 
 

@@ -138,12 +138,14 @@ def errors(s: dict, reading: str, delta: float = DELTA, **fields) -> dict:
 def faster_check(S: dict, reading: str) -> dict:
     """T-a-SCS's mean stopping time minus the smaller of the baselines' (capped runs count at
     the cap, so a baseline's mean is a lower bound), with the SE of the difference of
-    independent means (the configurations have their own seeds)."""
+    independent means (the configurations have their own seeds); the baseline's mean is the
+    difference's ``scale`` (its effect is a tenth of it: ``bai.claims.EFFECT_PRINCIPLES``)."""
     a = S[(reading, "T-a-SCS")]
     best = min(("T-a-S", "Uniform"), key=lambda b: S[(reading, b)]["mean tau"])
     b = S[(reading, best)]
     return dict(reading=reading, value=a["mean tau"] - b["mean tau"],
-                se=float(np.hypot(a["se"], b["se"])), faster_baseline=best,
+                se=float(np.hypot(a["se"], b["se"])), scale=float(b["mean tau"]),
+                faster_baseline=best,
                 baseline_mean=b["mean tau"], baseline_capped=b["capped"],
                 settings=row_settings(a, reading))
 
@@ -158,14 +160,14 @@ def ratio_check(S1: dict, reading: str, baseline: str) -> dict:
 
 def weight_diff_check(runs, example: str, reading: str, cells) -> dict:
     """T-a-SCS's minus T-a-S's mean summed weight on ``cells`` (the statements on Figures 1 and
-    2), with the SE of the difference of independent means."""
+    2), with the SE of the difference of independent means and T-a-S's mean as its ``scale``."""
     frames = {alg: select(runs, example, alg, reading) for alg in ("T-a-SCS", "T-a-S")}
     a, b = (np.array([sum(w[c] for c in cells) for w in frames[alg]["weights"]])
             for alg in ("T-a-SCS", "T-a-S"))
     row_settings(summary(frames["T-a-S"]), reading)          # the baseline's GLR matches
     return dict(reading=reading, value=float(a.mean() - b.mean()),
                 se=float(np.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)),
-                settings=row_settings(summary(frames["T-a-SCS"]), reading))
+                scale=float(b.mean()), settings=row_settings(summary(frames["T-a-SCS"]), reading))
 
 
 #: The statements on Figure 1 (E1) and Figure 2 (E2): claim id, its fields, cells.

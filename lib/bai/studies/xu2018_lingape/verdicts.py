@@ -42,8 +42,9 @@ def _mean_se(values) -> tuple[float, float]:
 
 
 def _diff(a: tuple, b: tuple) -> dict:
-    """``a - b`` of two (mean, SE) pairs from independent runs."""
-    return {"value": a[0] - b[0], "se": float(np.hypot(a[1], b[1]))}
+    """``a - b`` of two (mean, SE) pairs from independent runs, with ``b``'s mean as its
+    ``scale`` (its effect is a tenth of it: ``bai.claims.EFFECT_PRINCIPLES``)."""
+    return {"value": a[0] - b[0], "se": float(np.hypot(a[1], b[1])), "scale": float(b[0])}
 
 
 def _ratio(a: tuple, b: tuple) -> dict:
@@ -110,7 +111,7 @@ def fig1_rows(f1) -> dict:
         F2 = soare_c() ** 2 * soare_log_term(r["samples"].to_numpy(float), env.K, DELTA,
                                              union="arms")
         out["tighter"].append(dict(d=d, **dict(zip(("value", "se"), _mean_se(
-            r["C2"].to_numpy(float) - F2))), settings=sett(lg, orc)))
+            r["C2"].to_numpy(float) - F2))), scale=float(np.mean(F2)), settings=sett(lg, orc)))
         el = r["elasticity"].dropna().to_numpy(float)
         out["det_linear"].append(dict(d=d, **dict(zip(("value", "se"), _mean_se(el))),
                                       runs=int(el.size), settings=sett(lg)))
@@ -218,9 +219,11 @@ def table1_rows(runs, f1, d: int) -> dict:
     for name, col in (("LinGapE", "lingape"), ("XY-oracle", "oracle")):
         c = np.array(list(sources[col]["counts"]), dtype=float)
         share = c / c.sum(axis=1, keepdims=True)
-        margin = share[:, 1] - np.delete(share, 1, axis=1).max(axis=1)
+        other = np.delete(share, 1, axis=1).max(axis=1)
+        margin = share[:, 1] - other
         out["focus_e2"].append(dict(strategy=name, **dict(zip(("value", "se"),
                                                               _mean_se(margin))),
+                                    scale=float(other.mean()),
                                     settings=row_settings(sources[col])))
     return out
 
