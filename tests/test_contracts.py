@@ -336,8 +336,8 @@ CONTRACTS: dict[str, Contract] = {
                                     ("value", "support_size", "N")),
     "bai.designs.greedy_allocation": C(_m(X=X3, Y=X3[:2] - X3[2], n_steps=10, initial_counts=np.ones(3)),
                                        ("X", "Y", "n_steps")),
-    "bai.designs.ratio_weights": C(_m(X=X3), {"X": "matrix"}, ("X",)),
-    "bai.designs.LazyRatioWeights": C(_m(X=X3), {"X": "matrix"}, ("X",)),
+    "bai.designs.ratio_weights": C(_m(X=X3), ("X",)),
+    "bai.designs.LazyRatioWeights": C(_m(X=X3), ("X",)),
     # -- bai.environments ----------------------------------------------------------------------
     "bai.environments.GaussianLinearBandit": C(_m(X=X3, theta=THETA, sigma=1.0)),
     "bai.environments.BernoulliLinearBandit": C(_m(X=X3, theta=np.array([0.8, 0.2]))),
