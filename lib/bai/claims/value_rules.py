@@ -291,7 +291,7 @@ class AtLeast(_Bound):
         return f"ours ± {self.z:g} SE vs >= {self.bound:g}{extra}"
 
 
-@constraints(lo="real", hi="real", z="nonneg")
+@constraints(z="nonneg")
 @dataclass(frozen=True)
 class Band(_Rule):
     """Our value lies in ``[lo, hi]``, judged with its uncertainty on **both** sides: *not
