@@ -53,6 +53,9 @@ VALID_TIMEOUT = 600  # a hang guard only: a valid call compiles its kernels, slo
 # ---------------------------------------------------------------------------------------------
 
 _NONREAL = ["1", None, [1.0, 2.0], object()]
+# a length-2 vector that is not finite, or not a vector (inner_qp's mu1 and muk: an empty one is
+# refused naming the other, so the array kind does not fit them)
+_VEC2 = [np.array([np.nan, 1.0]), np.array([1.0, np.inf]), np.ones((2, 2)), "v", None]
 _NAN = [math.nan, math.inf, -math.inf]
 _DELTAS_BAD = [0.0, 1.0, -0.1, 1.5, math.nan, math.inf, "0.1", None, [], [0.1, 0.1],
                [0.1, 2.0]]
@@ -468,7 +471,7 @@ CONTRACTS: dict[str, Contract] = {
         lambda: dict(env=genv(), rng=rng(), delta=0.1, max_samples=10**5), ("env", "rng")),
     "bai.lower_bounds.inner_qp": C(
         _m(w1=np.array([0.3, 0.2]), wk=np.array([0.25, 0.25]), mu1=MU[0], muk=MU[1], q=Q, M=2),
-        ("w1", "wk", "mu1", "muk", "q", "M")),
+        ("w1", "wk", "mu1", "muk", "q", "M"), extra={"mu1": _VEC2, "muk": _VEC2}),
     "bai.algorithms.baics.glr_statistic": C(
         _m(counts=np.full((2, 2), 5.0), means=MU, q=Q, M=2), ("counts", "means", "q", "M")),
     "bai.designs.greedy_scores": C(_m(Ainv=np.eye(2), X=X3, Y=X3[:2] - X3[2]), ("Ainv", "X", "Y")),
@@ -484,7 +487,8 @@ CONTRACTS: dict[str, Contract] = {
                                    "inputs": [{}, {"a": 1.0}]}),
     "bai.claims.Reading": C(_m(name="as printed", role="printed", note="", settings={}),
                             extra={"role": ["check"]}),
-    "bai.claims.Band": C(_m(lo=0.8, hi=1.25, z=2.0), extra={"lo": [2.0], "hi": [0.5]}),
+    "bai.claims.Band": C(_m(lo=0.8, hi=1.25, z=2.0),  # an infinite end is valid: no kind
+                         extra={"lo": ["1", None, math.nan, 2.0], "hi": ["1", None, math.nan, 0.5]}),
     "bai.claims.Agrees": C(_m(tol=1e-6)),
     "bai.claims.rule_from_data": C(_m(data={"kind": "AtMost", "bound": 1.0, "z": 2.0}),
                                    extra={"data": [{"kind": "Nope"}]}),
@@ -537,13 +541,14 @@ CONTRACTS: dict[str, Contract] = {
                                      ("base", "overrides"),
                                      names={"overrides": "overrides", "base": "base"},
                                      extra={"base": ["b"],
-                                            "overrides": ["o", {"nope": 1}, {"n_runs": "x"}, {"n_runs": 0}]}),
+                                            "overrides": ["o", 3, {"nope": 1}, {"n_runs": "x"},
+                                                          {"n_runs": 0}]}),
     "bai.studies.load": C(_m(chapter="arena"), ("chapter",), extra={"chapter": ["nope"]}),
     # -- fourth batch -------------------------------------------------------------------------
     "bai.lower_bounds.lower_bound_cvxpy": C(_m(mu=MU, q=Q, M=2), ("mu", "q", "M")),
     "bai.lower_bounds.inner_qp_cvxpy": C(
         _m(w1=np.array([0.3, 0.2]), wk=np.array([0.25, 0.25]), mu1=MU[0], muk=MU[1], q=Q, M=2),
-        ("w1", "wk", "mu1", "muk", "q", "M")),
+        ("w1", "wk", "mu1", "muk", "q", "M"), extra={"mu1": _VEC2, "muk": _VEC2}),
     "bai.designs.solve_design_cvxpy": C(_m(X=X3, Y=X3[:2] - X3[2]), ("X", "Y")),
     "bai.instances.click_instance": C(lambda: dict(n_arms=5, rng=rng()), ("n_arms", "rng"),
                                       extra={"best_range": ["ab", (0.5, 0.1), (0.0, 2.0), None, 3],
@@ -975,7 +980,9 @@ CONTRACTS.update({
         _m(name="mixture", t=10, delta=0.1, logdet=1.0, u=0.1), ("name", "t", "delta")),
     "bai.algorithms.glr.glr_statistic": C(
         _m(X=X3, Z=X3, counts=np.array([2.0, 2.0, 1.0]), sums=np.array([2.0, -1.0, 0.3])),
-        ("X", "Z", "counts", "sums"), extra={"Z": [np.ones((2, 3)), "Z"], "counts": [np.array([-1.0, 2.0, 2.0]), np.array([1.0, 0.0, 0.0])]}),
+        ("X", "Z", "counts", "sums"),
+        extra={"Z": [np.full((3, 2), np.nan), np.ones(3), np.ones((2, 3)), "Z", np.zeros((0, 2))],
+               "counts": [np.array([-1.0, 2.0, 2.0]), np.array([1.0, 0.0, 0.0])]}),
     "bai.algorithms.glr.spanner": C(_m(X=X3), ("X",), extra={"X": [np.array([[1.0, 0.0], [2.0, 0.0]])]}),
     "bai.algorithms.glr.check_env": C(lambda: dict(env=soare_env()), ("env",)),
     "bai.algorithms.glr.check_deltas": C(_m(deltas=[0.1, 0.01], name="myarg"), ("deltas",),
@@ -1394,7 +1401,8 @@ CONTRACTS.update({
     "bai.validation.strict_keywords": C(_m(fn=_toy_task), ("fn",), extra={"fn": ["f", 1.5]}),
     "bai.validation.Param": C(
         _m(kind=int, minimum=0), ("kind",),
-        extra={"kind": [3, "int", dict, None], "minimum": ["0", True, [0]], "item": [3, "x"],
+        extra={"kind": [3, "int", dict, None], "minimum": ["0", math.nan, True, [0]],
+               "maximum": ["1", math.nan], "item": [3, "x"],
                "check": [3, "x"], "build": [3], "choices": [3, "abc"]}),
     "bai.validation.check_parameters": C(
         lambda: dict(P={"n": 3}, spec=_int_param()), ("P", "spec"), names={"P": ("P", "n")},
@@ -1633,6 +1641,11 @@ UNDECLARED: dict[str, str] = {
     "bai.algorithms.engine.stable_key": "the same function as bai.algorithms.glr.stable_key",
     "bai.claims.format_resolution": "formats any real number, NaN and inf included (no "
                                     "resolution); it refuses what is not a number (its extras)",
+    "bai.validation.Param": "kind is a type, a bound may be infinite: no kind fits (its extras)",
+    "bai.studies.bring_your_own.page_instances": "what it reads is a key of P (transductive_d): "
+    "its extras; P = 'P' or {} raise an internal error (a defect left to its owner)",
+    "bai.studies.bring_your_own.topm_instance": "what it reads is a key of P (topm_m): its "
+    "extras; P = 'P' or {} raise an internal error (a defect left to its owner)",
     "bai.validation.constraints": "takes **kinds: the names it declares are its arguments; it "
                                   "refuses an unknown kind naming the argument (its extras)",
 }

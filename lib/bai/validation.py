@@ -406,7 +406,6 @@ _KINDS = {int: "an integer", float: "a real number", bool: "True or False", str:
           list: "a list"}
 
 
-@constraints(minimum="real", maximum="real")
 @dataclass(frozen=True)
 class Param:
     """A declared parameter of a study (a chapter's profile key): its type and range, checked

@@ -397,7 +397,7 @@ def threshold_value(name, t, delta, *, logdet: float = 0.0, u: float = MIXTURE_U
     return thr(t, delta, logdet=logdet, u=u)
 
 
-@constraints(X="matrix", Z="matrix", counts="vector", sums="vector", sigma="pos")
+@constraints(X="matrix", counts="vector", sums="vector", sigma="pos")
 def glr_statistic(X, Z, counts, sums, sigma: float = 1.0, query=None) -> tuple:
     r"""``(answer, Lambda)`` of the GLR statistic from per-arm counts and reward sums (least
     squares; the counts' Gram matrix must be invertible): the empirical answer of ``query``

@@ -346,7 +346,7 @@ class AtLeast(_Bound):
         return f"ours ± {self.z:g} SE vs >= {self.bound:g}{self._effect_text()}"
 
 
-@constraints(lo="real", hi="real", z="nonneg")
+@constraints(z="nonneg")
 @dataclass(frozen=True)
 class Band(_Rule):
     """Our value lies in ``[lo, hi]``, judged with its uncertainty on **both** sides: *not

@@ -371,7 +371,7 @@ def _inner_args(w1, wk, mu1, muk, q, M):
     return w1, wk, mu1, muk, q, M
 
 
-@constraints(w1="vector", wk="vector", mu1="array", muk="array", q="vector", M="count0")
+@constraints(w1="vector", wk="vector", q="vector", M="count0")
 def inner_qp(w1, wk, mu1, muk, q, M) -> InnerQPResult:
     r"""The inner convex QP of :math:`f^{opt}_\mu` in (8), solved exactly from its KKT conditions.
 
@@ -420,7 +420,7 @@ def inner_qp(w1, wk, mu1, muk, q, M) -> InnerQPResult:
     return InnerQPResult(value=float(value), lam1=mu1 + d1, lamk=muk + dk, eta=float(eta))
 
 
-@constraints(w1="vector", wk="vector", mu1="array", muk="array", q="vector", M="count0")
+@constraints(w1="vector", wk="vector", q="vector", M="count0")
 def inner_qp_cvxpy(w1, wk, mu1, muk, q, M) -> InnerQPResult:
     r"""Reference solution of the inner QP of (8) with cvxpy + Clarabel (tests only).
 

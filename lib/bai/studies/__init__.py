@@ -234,7 +234,7 @@ def _same_kind(default, value) -> bool:
     return isinstance(value, type(default))
 
 
-@constraints(base="mapping", overrides="mapping")
+@constraints(base="mapping")
 def merge_overrides(base: Mapping[str, Any], overrides: Mapping[str, Any] | None,
                     what: str = "profile") -> dict:
     """``base`` with ``overrides`` merged over it, validated.

@@ -101,7 +101,6 @@ def quoted_constants() -> dict:
             "topm_other_max": TOPM_OTHER_MAX}
 
 
-@constraints(P="params")
 def page_instances(P) -> dict:
     """The page's instances: the instance of Wang et al. 2021's linear experiment (Soare et
     al.'s benchmark, d = 6, omega = 0.1) and the transductive example of Fiez et al. 2019
@@ -144,7 +143,6 @@ def faithfulness(env, seeds: int, deltas, max_samples: int = 10**6):
                    "value": float(table["identical"].mean())}
 
 
-@constraints(P="params")
 def topm_instance(P):
     """The page's top-m instance: ``(env, TopM(m))`` with arms e_1..e_5 and five unit vectors
     of smaller value (after Tirinzoni & Degenne 2022's instance, smaller: values
