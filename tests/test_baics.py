@@ -528,11 +528,11 @@ def test_readings_are_data_and_the_printed_one_is_the_librarys_default():
         S.row_settings(s, "no-half")
     ledger = S.STUDY.ledger()
     row = ledger.check("baics.e1.more_arm2.{reading}", reading="forced", value=0.1, se=0.01,
-                       settings={"projection": "forced", "glr_scale": 0.5})
+                       scale=1.0, settings={"projection": "forced", "glr_scale": 0.5})
     assert (row.role, row.reading) == ("alternative", "forced")
     with pytest.raises(ValueError, match="settings"):
         ledger.check("baics.e1.more_arm2.{reading}", reading="spec", value=0.1, se=0.01,
-                     settings={"projection": "forced", "glr_scale": 0.5})
+                     scale=1.0, settings={"projection": "forced", "glr_scale": 0.5})
 
 
 def json_loads(text):
