@@ -292,9 +292,6 @@ CONTRACTS: dict[str, Contract] = {
         _m(X=X3, theta=THETA, delta=0.1), ("X", "theta", "delta")),
     "bai.lower_bounds.h_epsilon": C(_m(X=X3, theta=THETA, epsilon=0.0), ("X", "theta")),
     # -- bai.algorithms.lingape ----------------------------------------------------------------
-    "bai.algorithms.lingape.ratio_weights": C(_m(X=X3), ("X",)),
-    "bai.algorithms.lingape.LazyRatioWeights": C(_m(X=X3), ("X",)),
-    "bai.algorithms.lingape.h_epsilon": C(_m(X=X3, theta=THETA, epsilon=0.0), ("X", "theta")),
     "bai.algorithms.lingape.lingape": C(
         lambda: dict(env=genv(), rng=rng(), delta=0.1, max_steps=10**4), ("env", "rng")),
     "bai.algorithms.lingape.lingape_runs": _runs(max_steps=10**4),

@@ -12,8 +12,9 @@ the claims the chapter ``book/chapters/fiez2019_rage.md`` judges (``CLAIMS``: th
 and rules, one rule per kind of sentence as across the book).
 """
 
-from ..algorithms.rage import PHASED_GAMMA, ROUNDING_EPSILON
-from ..algorithms.soare import XY_ADAPTIVE_ALPHA
+from ..algorithms.rage import PHASED_GAMMA as _PHASED_GAMMA
+from ..algorithms.rage import ROUNDING_EPSILON as _ROUNDING_EPSILON
+from ..algorithms.soare import XY_ADAPTIVE_ALPHA as _XY_ADAPTIVE_ALPHA
 from ..claims import (AtLeast, AtMost, Band, ClaimSpec, Derived, ErrorRate, NotComparable,
                       Printed, Reading, Tolerance)
 from ..claims import RESOLUTION, ratio_effect  # the effects of signs and bands (issue 33)
@@ -24,9 +25,9 @@ VALUES: dict = {
     "settings": {
         "source": "Fiez et al. 2019, Sec. 5 and App. F",
         # epsilon (Sec. 5), alpha and gamma (App. F): defined with their algorithms, restated here
-        "delta": 0.05, "n_repetitions": 20, "epsilon": ROUNDING_EPSILON,
-        "alpha_xy_adaptive": XY_ADAPTIVE_ALPHA, "gamma_static": PHASED_GAMMA["static"],
-        "gamma_oracle": PHASED_GAMMA["oracle"], "lingape_reg": 1.0, "lingape_epsilon": 0.0,
+        "delta": 0.05, "n_repetitions": 20, "epsilon": _ROUNDING_EPSILON,
+        "alpha_xy_adaptive": _XY_ADAPTIVE_ALPHA, "gamma_static": _PHASED_GAMMA["static"],
+        "gamma_oracle": _PHASED_GAMMA["oracle"], "lingape_reg": 1.0, "lingape_epsilon": 0.0,
     },
     "zero_failures": {
         "source": "Fiez et al. 2019, Sec. 5: 'The empirical failure probability of each of the "

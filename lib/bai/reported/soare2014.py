@@ -16,7 +16,7 @@ book evaluates at the benchmark, a sign, a band), and the statement says what it
 
 from __future__ import annotations
 
-from ..algorithms.soare import XY_ADAPTIVE_ALPHA
+from ..algorithms.soare import XY_ADAPTIVE_ALPHA as _XY_ADAPTIVE_ALPHA
 from ..claims import (AtLeast, AtMost, Band, ClaimSpec, ErrorRate, NotComparable, Printed,
                       Reading, Reference, Tolerance)
 from ..claims import RESOLUTION, ratio_effect  # the effects of signs and bands (issue 33)
@@ -29,7 +29,7 @@ VALUES: dict = {
     "settings": {
         "source": "Soare, Lazaric, Munos 2014, Sec. 6 (Figure 4)",
         "delta": 0.05,            # stated
-        "alpha": XY_ADAPTIVE_ALPHA,   # stated ("we fix alpha = 1/10"): XY-adaptive's phase
+        "alpha": _XY_ADAPTIVE_ALPHA,   # stated ("we fix alpha = 1/10"): XY-adaptive's phase
                                       # factor, defined with the algorithm (bai.algorithms.soare)
         "omega": 0.01,            # stated: angle of x_{d+1} to e_1
         "scale": 2.0,             # stated: theta* = 2 e_1

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from ..algorithms.soare import XY_ADAPTIVE_ALPHA
+from ..algorithms.soare import XY_ADAPTIVE_ALPHA as _XY_ADAPTIVE_ALPHA
 from ..claims import (AtLeast, AtMost, Band, ClaimSpec, Derived, ErrorRate, NotComparable,
                       Printed, Reading)
 from ..claims import RESOLUTION, ratio_effect  # the effects of signs and bands (issue 33)
@@ -58,7 +58,7 @@ VALUES["settings"] = {
     "epsilon": 0.0,         # epsilon of (epsilon, delta)-BAI (code)
     "reg": 1.0,             # lambda of LinGapE's ridge estimate (code: A = I)
     "omega": 0.01,          # Soare et al.'s benchmark angle
-    "alpha": XY_ADAPTIVE_ALPHA,  # XY-adaptive's alpha (Soare et al.; bai.algorithms.soare)
+    "alpha": _XY_ADAPTIVE_ALPHA,  # XY-adaptive's alpha (Soare et al.; bai.algorithms.soare)
     "adaptive_block": 1e-5,  # greedy blocks of the XY-adaptive phases (as the Soare chapter)
     "check_omega": 0.2,     # the easier benchmark instance of the error-rate check (ASSUMED)
     "check_d": 3,

@@ -52,6 +52,8 @@ from .loop import LOG_UNIONS, RADII, RULES, LinGapESettings, LinGapEState, Rewar
 from .reference import confidence_radius, select_direction, xy_static_ridge, xy_static_ridge_runs
 from .run import LOWMEM_ABOVE_K, LinGapEResult, lingape, lingape_runs
 
-__all__ = ["ratio_weights", "LazyRatioWeights", "LOWMEM_ABOVE_K", "h_epsilon", "LinGapEResult",
+# ratio_weights, LazyRatioWeights (bai.designs) and h_epsilon (bai.lower_bounds) stay importable
+# from here, but are documented and listed once, where they are defined
+__all__ = ["LOWMEM_ABOVE_K", "LinGapEResult",
            "LinGapESettings", "LinGapEState", "Rewards", "lingape", "lingape_runs", "RULES", "RADII", "LOG_UNIONS", "confidence_radius",
            "select_direction", "xy_static_ridge", "xy_static_ridge_runs"]
