@@ -44,7 +44,7 @@ class LinGapEResult:
 def _lingape_dense(X, env, cfg, st, weights, rng):
     """Drive :func:`_lingape_kernel`. ``weights``: a dense ``(K, K, K)`` array, or a
     :class:`LazyRatioWeights` whose LPs are solved only for the pairs the run meets (the same
-    HiGHS call as :func:`ratio_weights`, so the same run; a run meets a few dozen of the
+    HiGHS call as :func:`~bai.designs.ratio_weights`, so the same run; a run meets a few dozen of the
     K(K-1)/2 pairs)."""
     K, d = X.shape
     lazy = weights if isinstance(weights, LazyRatioWeights) else None
@@ -125,7 +125,7 @@ def lingape(env, rng, *, delta: float = 0.05, epsilon: float = 0.0, rule: str = 
     R : float, optional
         Sub-Gaussian scale of the noise; default ``env.sigma`` (Gaussian) or 1/2 (Bernoulli).
     weights : (K, K, K) array or :class:`LazyRatioWeights`, optional
-        Precomputed :func:`ratio_weights`, or a lazy per-pair cache to share between runs (the
+        Precomputed :func:`~bai.designs.ratio_weights`, or a lazy per-pair cache to share between runs (the
         ratio rule computes them otherwise: all pairs up front for small ``K``, lazily above).
     radius : ``"det"``, ``"det-bound"`` or ``"code"``
         The confidence radius :math:`C_t` (see :func:`bai.estimation.lingape_radius`): Eq. 3 (default, the
