@@ -195,38 +195,47 @@ def _update_full(eng, nT, nL, t):
         if live[h] and gap[p] > 0.0 and _full_due(efull, blow, nT, nL, h, gl[p]):
             if _full_eliminate(eng, nT, nL, t, h, gl[p]):
                 changed = True
-    # the other half-spaces, pair by pair: every GLR of a row at once (the loop vectorises),
-    # then the exact test where a GLR exceeds the smallest cached lower bound of a threshold
+    # the other half-spaces, pair by pair. A GLR g^2 / (2 sigma^2 s) is computed (bit for bit
+    # as bai.queries.piece_glr) only where it can exceed the smallest cached lower bound ``bfl``
+    # of a threshold: a live direction with a positive gap is skipped when s > 0 and
+    # g^2 <= lim * den, with lim = bfl (1 - 2^-40) (-inf unless bfl > 0); its GLR is then below
+    # bfl (the roundings of g^2, lim * den and the division move it by a few ulps, far less than
+    # 2^-40). So every exact test is made as before, in the same order, and the two divisions
+    # per pair are saved.
     bfl = np.inf
     for j in range(nT):
         for e in range(nL):
             if blow[j, e] < bfl:
                 bfl = blow[j, e]
-    pos, fa, fb = eng.ppos, eng.wa, eng.wb
+    lim = bfl * (1.0 - 2.0 ** -40) if bfl > 0.0 else -np.inf
+    pos = eng.ppos
     for i in range(M):
         vi = v[i]
         row = i * M
-        for k in range(i + 1, M):
-            sk = hq[row + k]
-            g1 = (vi - v[k]) - b                 # i beats k
-            g2 = (v[k] - vi) - b                 # k beats i
-            den = 2.0 * sigma2 * sk              # bai.queries.piece_glr, both directions
-            f1 = g1 * g1 / den if sk > 0.0 else np.inf
-            f2 = g2 * g2 / den if sk > 0.0 else np.inf
-            fa[k] = f1 if g1 > 0.0 and live[row + k] else -np.inf
-            fb[k] = f2 if g2 > 0.0 and live[k * M + i] else -np.inf
         pi_ = pos[i]
         for k in range(i + 1, M):
-            if fa[k] > bfl and not (pi_ >= 0 and pos[k] < 0):
+            g1 = (vi - v[k]) - b                 # i beats k
+            if g1 > 0.0:
                 h = row + k
-                if _full_due(efull, blow, nT, nL, h, fa[k]):
-                    if _full_eliminate(eng, nT, nL, t, h, fa[k]):
-                        changed = True
-            if fb[k] > bfl and not (pos[k] >= 0 and pi_ < 0):
+                if live[h] and not (pi_ >= 0 and pos[k] < 0):
+                    sk = hq[row + k]
+                    den = 2.0 * sigma2 * sk
+                    if not (sk > 0.0 and g1 * g1 <= lim * den):
+                        f1 = g1 * g1 / den if sk > 0.0 else np.inf
+                        if f1 > bfl and _full_due(efull, blow, nT, nL, h, f1):
+                            if _full_eliminate(eng, nT, nL, t, h, f1):
+                                changed = True
+            g2 = (v[k] - vi) - b                 # k beats i
+            if g2 > 0.0:
                 h = k * M + i
-                if _full_due(efull, blow, nT, nL, h, fb[k]):
-                    if _full_eliminate(eng, nT, nL, t, h, fb[k]):
-                        changed = True
+                if live[h] and not (pos[k] >= 0 and pi_ < 0):
+                    sk = hq[row + k]
+                    den = 2.0 * sigma2 * sk
+                    if not (sk > 0.0 and g2 * g2 <= lim * den):
+                        f2 = g2 * g2 / den if sk > 0.0 else np.inf
+                        if f2 > bfl and _full_due(efull, blow, nT, nL, h, f2):
+                            if _full_eliminate(eng, nT, nL, t, h, f2):
+                                changed = True
     return changed
 
 
