@@ -53,9 +53,6 @@ VALID_TIMEOUT = 600  # a hang guard only: a valid call compiles its kernels, slo
 # ---------------------------------------------------------------------------------------------
 
 _NONREAL = ["1", None, [1.0, 2.0], object()]
-# a length-2 vector that is not finite, or not a vector (inner_qp's mu1 and muk: an empty one is
-# refused naming the other, so the array kind does not fit them)
-_VEC2 = [np.array([np.nan, 1.0]), np.array([1.0, np.inf]), np.ones((2, 2)), "v", None]
 _NAN = [math.nan, math.inf, -math.inf]
 _DELTAS_BAD = [0.0, 1.0, -0.1, 1.5, math.nan, math.inf, "0.1", None, [], [0.1, 0.1],
                [0.1, 2.0]]
@@ -468,7 +465,7 @@ CONTRACTS: dict[str, Contract] = {
         lambda: dict(env=genv(), rng=rng(), delta=0.1, max_samples=10**5), ("env", "rng")),
     "bai.lower_bounds.inner_qp": C(
         _m(w1=np.array([0.3, 0.2]), wk=np.array([0.25, 0.25]), mu1=MU[0], muk=MU[1], q=Q, M=2),
-        ("w1", "wk", "mu1", "muk", "q", "M"), extra={"mu1": _VEC2, "muk": _VEC2}),
+        ("w1", "wk", "mu1", "muk", "q", "M")),
     "bai.algorithms.baics.glr_statistic": C(
         _m(counts=np.full((2, 2), 5.0), means=MU, q=Q, M=2), ("counts", "means", "q", "M")),
     "bai.designs.greedy_scores": C(_m(Ainv=np.eye(2), X=X3, Y=X3[:2] - X3[2]), ("Ainv", "X", "Y")),
@@ -507,7 +504,8 @@ CONTRACTS: dict[str, Contract] = {
     "bai.claims.Reconstructed": C(_m(value=3.0, locator="App. D", how="the spec's ASSUMED value")),
     "bai.claims.count_claim_checks": C(_m(claims=[{"verdict": "holds", "role": "check"}]),
                                        extra={"claims": [[3]]}),
-    "bai.claims.format_resolution": C(_m(r=0.1), extra={"r": ["x", [1], object()]}),
+    "bai.claims.format_resolution": C(_m(r=0.1), extra={"r": ["x", [1], object(), True,
+                                                                math.nan, -math.inf]}),
     "bai.claims.ratio_effect": C(_m(lo=0.8)),
     "bai.claims.resolution_flipped_verdict": C(
         _m(row={"id": "a", "paper_value": None, "details": {
@@ -538,14 +536,14 @@ CONTRACTS: dict[str, Contract] = {
                                      ("base", "overrides"),
                                      names={"overrides": "overrides", "base": "base"},
                                      extra={"base": ["b"],
-                                            "overrides": ["o", 3, {"nope": 1}, {"n_runs": "x"},
+                                            "overrides": [{"nope": 1}, {"n_runs": "x"},
                                                           {"n_runs": 0}]}),
     "bai.studies.load": C(_m(chapter="arena"), ("chapter",), extra={"chapter": ["nope"]}),
     # -- fourth batch -------------------------------------------------------------------------
     "bai.lower_bounds.lower_bound_cvxpy": C(_m(mu=MU, q=Q, M=2), ("mu", "q", "M")),
     "bai.lower_bounds.inner_qp_cvxpy": C(
         _m(w1=np.array([0.3, 0.2]), wk=np.array([0.25, 0.25]), mu1=MU[0], muk=MU[1], q=Q, M=2),
-        ("w1", "wk", "mu1", "muk", "q", "M"), extra={"mu1": _VEC2, "muk": _VEC2}),
+        ("w1", "wk", "mu1", "muk", "q", "M")),
     "bai.designs.solve_design_cvxpy": C(_m(X=X3, Y=X3[:2] - X3[2]), ("X", "Y")),
     "bai.instances.click_instance": C(lambda: dict(n_arms=5, rng=rng()), ("n_arms", "rng"),
                                       extra={"best_range": ["ab", (0.5, 0.1), (0.0, 2.0), None, 3],
@@ -674,8 +672,7 @@ CONTRACTS.update({
     "bai.plotting.lower_bound_line": C(
         lambda: dict(ax=_ax(), x=np.array([1.0, 2.0]), y=np.array([3.0, 4.0])), ("ax", "x", "y"),
         names={"x": ("x",), "y": ("y",)},
-        extra={"ax": [None, "ax", 3], "x": [np.array([np.nan, 1.0]), "x", None, np.ones(3)],
-               "y": [np.array([1.0, np.nan]), "y", None, np.ones(3)]}),
+        extra={"ax": [None, "ax", 3], "x": [np.ones(3)], "y": [np.ones(3)]}),
     # -- bai.studies core ----------------------------------------------------------------------
     "bai.studies.Grid": C(_grid_kw,
                           extra={"task": ["f"], "configs": ["c"], "fixed": [3, "f"],
@@ -978,6 +975,7 @@ CONTRACTS.update({
     "bai.algorithms.glr.glr_statistic": C(
         _m(X=X3, Z=X3, counts=np.array([2.0, 2.0, 1.0]), sums=np.array([2.0, -1.0, 0.3])),
         ("X", "Z", "counts", "sums"),
+        # Z = None is valid (the items are the arms), so the matrix kind does not fit Z
         extra={"Z": [np.full((3, 2), np.nan), np.ones(3), np.ones((2, 3)), "Z", np.zeros((0, 2))],
                "counts": [np.array([-1.0, 2.0, 2.0]), np.array([1.0, 0.0, 0.0])]}),
     "bai.algorithms.glr.spanner": C(_m(X=X3), ("X",), extra={"X": [np.array([[1.0, 0.0], [2.0, 0.0]])]}),
@@ -1040,7 +1038,7 @@ CONTRACTS.update({
                "seed": [1.5, "0"], "batch": ["1", 3], "checkpoint_dir": [True],
                "progress": [3, "yes", 1.5]}),
     "bai.studies.bring_your_own.page_instances": C(
-        _m(P={"transductive_d": 4}), ("P",), names={"P": ("transductive_d",)},
+        _m(P={"transductive_d": 4}), ("P",), names={"P": ("P", "transductive_d")},
         extra={"P": [{"transductive_d": 3}, {"transductive_d": 0}, {"transductive_d": "4"}, {"transductive_d": None}]}),
     "bai.studies.bring_your_own.faithfulness": C(
         lambda: dict(env=soare_env(), seeds=1, deltas=[0.1], max_samples=_GLR_CAP),
@@ -1207,7 +1205,7 @@ CONTRACTS.update({
         extra={"one": ["uniform_glr"]}),
     "bai.algorithms.engine.library_rule": C(_m(name="FWS"), ("name",)),
     "bai.studies.bring_your_own.topm_instance": C(
-        _m(P={"topm_m": 2}), ("P",), names={"P": ("topm_m",)},
+        _m(P={"topm_m": 2}), ("P",), names={"P": ("P", "topm_m")},
         extra={"P": [{"topm_m": 0}, {"topm_m": 5}, {"topm_m": "2"}, {"topm_m": None}]}),
     "bai.studies.bring_your_own.twins": C(
         lambda: dict(compiled=_compiled_rule(), python=_arena_rule(), env=soare_env(),
@@ -1398,8 +1396,8 @@ CONTRACTS.update({
     "bai.validation.strict_keywords": C(_m(fn=_toy_task), ("fn",), extra={"fn": ["f", 1.5]}),
     "bai.validation.Param": C(
         _m(kind=int, minimum=0), ("kind",),
-        extra={"kind": [3, "int", dict, None], "minimum": ["0", math.nan, True, [0]],
-               "maximum": ["1", math.nan], "item": [3, "x"],
+        extra={"kind": [3, "int", dict, None], "minimum": [True, [0]],
+               "maximum": [True], "item": [3, "x"],
                "check": [3, "x"], "build": [3], "choices": [3, "abc"]}),
     "bai.validation.check_parameters": C(
         lambda: dict(P={"n": 3}, spec=_int_param()), ("P", "spec"), names={"P": ("P", "n")},
@@ -1636,13 +1634,9 @@ UNDECLARED: dict[str, str] = {
     "bai.algorithms.glr.stable_key": "any int >= 0, float or name is a key: it refuses a "
                                      "negative int and other types (its extras)",
     "bai.algorithms.engine.stable_key": "the same function as bai.algorithms.glr.stable_key",
-    "bai.claims.format_resolution": "formats any real number, NaN and inf included (no "
-                                    "resolution); it refuses what is not a number (its extras)",
-    "bai.validation.Param": "kind is a type, a bound may be infinite: no kind fits (its extras)",
-    "bai.studies.bring_your_own.page_instances": "what it reads is a key of P (transductive_d): "
-    "its extras; P = 'P' or {} raise an internal error (a defect left to its owner)",
-    "bai.studies.bring_your_own.topm_instance": "what it reads is a key of P (topm_m): its "
-    "extras; P = 'P' or {} raise an internal error (a defect left to its owner)",
+    "bai.claims.format_resolution": "None (not stated) and inf (no resolution) are valid: no "
+                                    "kind fits; it refuses NaN, -inf and what is not a number "
+                                    "(its extras)",
     "bai.validation.constraints": "takes **kinds: the names it declares are its arguments; it "
                                   "refuses an unknown kind naming the argument (its extras)",
 }
@@ -2093,3 +2087,44 @@ def test_errors_name_the_callers_argument(call, exc, words):
     for w in words:
         assert w in str(info.value), (w, str(info.value))
 
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad-input defects found by the generated cases (now declared, so generated above; these
+# state each one directly)
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("call,exc,words", [
+    # an empty P: check_params names P and the missing key, not a KeyError
+    (lambda: __import__("bai.studies.bring_your_own").studies.bring_your_own.page_instances({}),
+     ValueError, ("P", "transductive_d")),
+    (lambda: __import__("bai.studies.bring_your_own").studies.bring_your_own.topm_instance({}),
+     ValueError, ("P", "topm_m")),
+    # an infinite bound of a declared parameter
+    (lambda: __import__("bai.validation").validation.Param(float, minimum=-math.inf),
+     ValueError, ("minimum",)),
+    (lambda: __import__("bai.validation").validation.Param(float, maximum=math.inf),
+     ValueError, ("maximum",)),
+    # an empty mu1 is named as such (it sets L), not as muk's wrong length
+    (lambda: __import__("bai.lower_bounds").lower_bounds.inner_qp(
+        np.array([0.3, 0.2]), np.array([0.25, 0.25]), np.zeros(0), MU[1], Q, 2),
+     ValueError, ("mu1",)),
+    # a NaN resolution is no resolution; an infinite lower bound cannot be drawn
+    (lambda: __import__("bai.claims").claims.format_resolution(math.nan), ValueError, ("r ",)),
+    (lambda: __import__("bai.plotting").plotting.lower_bound_line(
+        _ax(), np.array([1.0, 2.0]), np.array([3.0, math.inf])), ValueError, ("y ",)),
+])
+def test_bad_input_defects_are_refused_naming_the_argument(call, exc, words):
+    with pytest.raises(exc) as info:
+        call()
+    for w in words:
+        assert w in str(info.value), (w, str(info.value))
+    assert "muk" not in str(info.value)
+
+
+def test_format_resolution_keeps_none_and_inf():
+    from bai.claims import format_resolution
+    assert format_resolution(None) == "not stated"
+    assert format_resolution(math.inf).startswith("none")
+    assert format_resolution(0.05) == "5 %"

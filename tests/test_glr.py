@@ -111,6 +111,18 @@ def test_glr_statistic_of_other_queries():
     assert a == (True, True, False) and s == pytest.approx(0.3**2 / (2 * 0.25))
 
 
+def test_glr_statistic_z_none_means_the_arms():
+    """``Z=None`` is documented (the items are the arms, as everywhere in the library): the
+    same answer and statistic, bit for bit, as ``Z=X``; a Z that is not a matrix is refused
+    naming it."""
+    X = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.6]])
+    counts, sums = [3.0, 2.0, 4.0], [2.5, -0.4, 1.9]
+    assert glr.glr_statistic(X, None, counts, sums) == glr.glr_statistic(X, X, counts, sums)
+    for bad in ("Z", 3, np.ones(2), np.ones((2, 3))):
+        with pytest.raises((TypeError, ValueError), match="Z"):
+            glr.glr_statistic(X, bad, counts, sums)
+
+
 def test_glr_statistic_requires_spanning_counts():
     X = np.eye(3)
     with pytest.raises(ValueError, match="counts"):

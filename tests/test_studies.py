@@ -71,6 +71,18 @@ def test_overrides_are_merged_and_validated():
         merge_overrides(base, {"delta": float("nan")})
 
 
+def test_no_overrides_is_none_or_an_empty_dict():
+    """``None`` (what Study.parameters passes when the reader gives none, and the default)
+    means no overrides, as ``{}`` does: a copy of the profile; a non-dict is refused naming
+    ``overrides``."""
+    base = {"seed": 1, "n_runs": 10, "dims": [2, 3]}
+    for P in (merge_overrides(base, None), merge_overrides(base), merge_overrides(base, {})):
+        assert P == base and P is not base
+    for bad in (3, "n_runs=2", [("n_runs", 3)]):
+        with pytest.raises(TypeError, match="overrides must be a dict of parameters or None"):
+            merge_overrides(base, bad)
+
+
 def test_parse_overrides():
     assert parse_overrides(["n_runs=5", "seed=3", "dims=[2, 3]", "name=abc", "x=0.5"]) == {
         "n_runs": 5, "seed": 3, "dims": [2, 3], "name": "abc", "x": 0.5}

@@ -11,7 +11,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import seaborn as sns
-from .validation import constraints
+from .validation import as_vector, constraints
 
 __all__ = ["set_style", "level_colors", "errorbar_lines", "lower_bound_line", "PALETTE"]
 
@@ -91,19 +91,15 @@ def errorbar_lines(summary: pd.DataFrame, *, x: str, hue: str, ax=None, mean: st
     return ax
 
 
-@constraints(label="str")
+@constraints(x="array", y="array", label="str")
 def lower_bound_line(ax, x, y, *, label: str = "lower bound", **kw):
-    """Draw a lower bound as a dashed black line on ``ax``."""
+    """Draw a lower bound as a dashed black line on ``ax``: ``x`` and ``y`` are 1-d arrays
+    of finite real numbers of the same length (an infinite bound cannot be drawn: refused)."""
     if not hasattr(ax, "plot"):
         raise TypeError(f"ax must be a matplotlib Axes, got {type(ax).__name__}")
-    for arg, v in (("x", x), ("y", y)):
-        if v is None or isinstance(v, (str, bytes)) or np.asarray(v).dtype.kind not in "biuf":
-            raise TypeError(f"{arg} must be an array of real numbers, got {type(v).__name__}")
-        if np.isnan(np.asarray(v, dtype=float)).any():
-            raise ValueError(f"{arg} contains NaN")
+    x, y = as_vector(x, "x"), as_vector(y, "y")
     if not isinstance(label, str):
         raise TypeError(f"label must be a string, got {type(label).__name__}")
-    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     if x.shape != y.shape:
         raise ValueError(f"x and y must have the same shape, got {x.shape} and {y.shape}")
     style = {"color": "black", "linestyle": "--", "linewidth": 1.4, **kw}

@@ -406,6 +406,7 @@ _KINDS = {int: "an integer", float: "a real number", bool: "True or False", str:
           list: "a list"}
 
 
+@constraints(minimum="real", maximum="real")
 @dataclass(frozen=True)
 class Param:
     """A declared parameter of a study (a chapter's profile key): its type and range, checked
@@ -418,8 +419,9 @@ class Param:
         ``int``, ``float`` (an int is accepted), ``bool``, ``str`` or ``list`` (a list or a
         tuple).
     minimum, maximum : float, optional
-        Bounds of a number, or of a list's length for ``kind=list`` (``minimum`` defaults to 1
-        for a list: an empty list is refused).
+        Finite bounds of a number, or of a list's length for ``kind=list`` (``minimum``
+        defaults to 1 for a list: an empty list is refused); ``None`` for no bound (an
+        infinite or NaN bound is refused).
     low_open, high_open : bool
         Whether ``minimum`` / ``maximum`` are excluded (an open interval, e.g. a delta in (0, 1)).
     choices : tuple or callable, optional
@@ -455,9 +457,11 @@ class Param:
             raise TypeError(f"kind must be one of int, float, bool, str, list, got {self.kind!r}")
         for arg in ("minimum", "maximum"):
             v = getattr(self, arg)
-            if v is not None and (isinstance(v, bool) or not isinstance(v, numbers.Real)
-                                  or math.isnan(v)):
+            if v is not None and (isinstance(v, bool) or not isinstance(v, numbers.Real)):
                 raise TypeError(f"{arg} must be a number or None, got {v!r}")
+            if v is not None and not math.isfinite(v):
+                raise ValueError(f"{arg} must be a finite number or None (None: no bound), "
+                                 f"got {v!r}")
         if self.item is not None and (self.kind is not list or not isinstance(self.item, Param)):
             raise TypeError("item must be a Param, and only for kind=list")
         if self.choices is not None and not callable(self.choices) and \

@@ -402,7 +402,11 @@ def glr_statistic(X, Z, counts, sums, sigma: float = 1.0, query=None) -> tuple:
     r"""``(answer, Lambda)`` of the GLR statistic from per-arm counts and reward sums (least
     squares; the counts' Gram matrix must be invertible): the empirical answer of ``query``
     (default the best item of ``Z``) and its smallest piece GLR
-    (:meth:`bai.queries.Query.glr`)."""
+    (:meth:`bai.queries.Query.glr`).
+
+    ``Z`` is the (n, d) matrix of the items, or ``None`` for the arms themselves (``Z = X``,
+    as everywhere in the library: :func:`expected_time_lower_bound`, the queries); anything
+    else that is not a finite matrix with d columns is refused naming ``Z``."""
     from ..queries import as_query
 
     sigma = check_positive(sigma, "sigma")

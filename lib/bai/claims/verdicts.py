@@ -174,10 +174,17 @@ def _optional(x, name: str) -> float | None:
 
 
 def format_resolution(r) -> str:
-    """A resolution as a percentage (``"12 %"``), or ``"not stated"`` for ``None``."""
+    """A resolution as a percentage (``"12 %"``), ``"not stated"`` for ``None``, or ``"none
+    (...)"`` for ``inf`` (a rule that cannot detect any deviation). A NaN or ``-inf`` is no
+    resolution: a ``ValueError`` naming ``r``; a value that is not a number, a ``TypeError``."""
     if r is None:
         return "not stated"
+    if isinstance(r, bool) or not isinstance(r, (int, float, np.integer, np.floating)):
+        raise TypeError(f"r (a resolution) must be a number, inf or None, got "
+                        f"{type(r).__name__}")
     r = float(r)
+    if math.isnan(r) or r == -math.inf:
+        raise ValueError(f"r (a resolution) must be a number, inf or None, got {r}")
     if not math.isfinite(r):
         return "none (the rule cannot detect any deviation)"
     pct = 100.0 * r

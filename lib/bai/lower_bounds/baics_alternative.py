@@ -357,6 +357,8 @@ class InnerQPResult:
 def _inner_args(w1, wk, mu1, muk, q, M):
     """Validate the arguments of the inner QP of (8) (shared by both solvers)."""
     mu1 = as_vector(mu1, "mu1")
+    if mu1.size < 1:
+        raise ValueError("mu1 must have at least one entry (one per subpopulation), got none")
     L = mu1.size
     muk = as_vector(muk, "muk", size=L)
     w1 = as_vector(w1, "w1", size=L)
@@ -371,7 +373,7 @@ def _inner_args(w1, wk, mu1, muk, q, M):
     return w1, wk, mu1, muk, q, M
 
 
-@constraints(w1="vector", wk="vector", q="vector", M="count0")
+@constraints(w1="vector", wk="vector", mu1="array", muk="vector", q="vector", M="count0")
 def inner_qp(w1, wk, mu1, muk, q, M) -> InnerQPResult:
     r"""The inner convex QP of :math:`f^{opt}_\mu` in (8), solved exactly from its KKT conditions.
 
@@ -420,7 +422,7 @@ def inner_qp(w1, wk, mu1, muk, q, M) -> InnerQPResult:
     return InnerQPResult(value=float(value), lam1=mu1 + d1, lamk=muk + dk, eta=float(eta))
 
 
-@constraints(w1="vector", wk="vector", q="vector", M="count0")
+@constraints(w1="vector", wk="vector", mu1="array", muk="vector", q="vector", M="count0")
 def inner_qp_cvxpy(w1, wk, mu1, muk, q, M) -> InnerQPResult:
     r"""Reference solution of the inner QP of (8) with cvxpy + Clarabel (tests only).
 

@@ -234,15 +234,27 @@ def _same_kind(default, value) -> bool:
     return isinstance(value, type(default))
 
 
-@constraints(base="mapping")
-def merge_overrides(base: Mapping[str, Any], overrides: Mapping[str, Any] | None,
+@constraints(base="mapping", overrides="mapping")
+def merge_overrides(base: Mapping[str, Any], overrides: Mapping[str, Any] | None = None,
                     what: str = "profile") -> dict:
     """``base`` with ``overrides`` merged over it, validated.
+
+    Parameters
+    ----------
+    base : dict
+        A profile's parameters.
+    overrides : dict or None
+        The reader's values of some of ``base``'s keys. ``None`` (the default, what
+        ``Study.parameters`` passes when the reader gives none) means no overrides, as
+        an empty dict does: the result is a copy of ``base``.
+    what : str
+        What ``base`` is, for the error messages.
 
     Raises
     ------
     TypeError
-        When ``overrides`` is not a dict, or a value's type differs from the profile's.
+        When ``overrides`` is neither a dict nor None, or a value's type differs from the
+        profile's.
     ValueError
         When a key is not a parameter of the profile (the message lists the known keys), or a
         count (``n_runs``, ``n_jobs``) is not positive, or ``seed`` is negative.
@@ -253,7 +265,8 @@ def merge_overrides(base: Mapping[str, Any], overrides: Mapping[str, Any] | None
     if overrides is None:
         return out
     if not isinstance(overrides, Mapping):
-        raise TypeError(f"overrides must be a dict of parameters, got {type(overrides).__name__}")
+        raise TypeError(f"overrides must be a dict of parameters or None, got "
+                        f"{type(overrides).__name__}")
     unknown = sorted(k for k in overrides if k not in base)
     if unknown:
         raise ValueError(f"overrides: unknown key(s) {unknown}; the known keys of the {what} "

@@ -23,7 +23,7 @@ from ..environments import GaussianLinearBandit
 from ..queries import BestArm, TopM
 from ..validation import Param, check_int
 from ..validation import constraints
-from . import Study
+from . import Study, check_params
 
 __all__ = ["PROFILES", "PARAMETERS", "CLAIMS", "STUDY", "TOPM_THETA", "TOPM_OTHER_MAX",
            "page_instances", "faithfulness", "topm_instance", "twins", "quoted_constants"]
@@ -101,10 +101,12 @@ def quoted_constants() -> dict:
             "topm_other_max": TOPM_OTHER_MAX}
 
 
+@constraints(P="params")
 def page_instances(P) -> dict:
     """The page's instances: the instance of Wang et al. 2021's linear experiment (Soare et
     al.'s benchmark, d = 6, omega = 0.1) and the transductive example of Fiez et al. 2019
     (Sec. 5, d = ``P["transductive_d"]``)."""
+    check_params(P, ("transductive_d",))
     d = check_int(P["transductive_d"], "transductive_d", minimum=2)
     if d % 2:
         raise ValueError(f"transductive_d must be even (Fiez et al.'s example), got {d}")
@@ -143,11 +145,13 @@ def faithfulness(env, seeds: int, deltas, max_samples: int = 10**6):
                    "value": float(table["identical"].mean())}
 
 
+@constraints(P="params")
 def topm_instance(P):
     """The page's top-m instance: ``(env, TopM(m))`` with arms e_1..e_5 and five unit vectors
     of smaller value (after Tirinzoni & Degenne 2022's instance, smaller: values
     :data:`TOPM_THETA` on the basis, the others at most :data:`TOPM_OTHER_MAX`),
     m = ``P["topm_m"]``."""
+    check_params(P, ("topm_m",))
     m = check_int(P["topm_m"], "topm_m", minimum=1)
     if m >= 5:
         raise ValueError(f"topm_m must be at most 4 (the instance has 5 leading items), got {m}")
