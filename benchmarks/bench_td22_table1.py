@@ -5,7 +5,9 @@ versions of ``bai`` in one run, rounds alternating, with the results compared ta
 The whole grid at 100 runs takes about 40 CPU minutes; this script runs a fixed subset of its
 tasks: the first ``--tasks`` replications (tasks) of every configuration (row x mode x draw), each
 a batch of ``batch`` runs as the profile sets it, with the seed the grid gives that task
-(:func:`bai.experiments.task_seed`). Every task of the subset runs under both trees, in a
+(:func:`bai.experiments.task_seed`); both trees run the after tree's configurations (0915c2b's
+``full`` profile gave the oracle's rows on draws 1-4 20 runs, today's ``paper`` profile 10: other
+batches, so other seeds). Every task of the subset runs under both trees, in a
 subprocess per tree and round (its own numba cache, compiled by an untimed warm-up pass), and the
 process's CPU time of each task is recorded (``time.process_time``: the engine is
 single-threaded, and CPU time is far less sensitive than wall time to the other jobs of a shared
@@ -44,8 +46,11 @@ def _key(cfg: dict) -> str:
     return f"{cfg['query']}|{cfg['alg']}|{cfg['mode']}|{cfg['draw']}"
 
 
-def measure(profile: str, tasks: int, only: str | None) -> dict:
-    """The subset's tasks under the ``bai`` of this interpreter (a JSON-able dict)."""
+def measure(profile: str, tasks: int, only: str | None, configs_file: str | None = None) -> dict:
+    """The subset's tasks under the ``bai`` of this interpreter (a JSON-able dict); with
+    ``configs_file`` (JSON) the configurations it lists instead of this tree's grid's, so that
+    both trees run the same tasks (their seeds depend on the whole configuration, batch
+    included)."""
     import bai
     from bai.experiments import task_seed
     from bai.studies import tirinzoni2022_elimination as td
@@ -55,9 +60,13 @@ def measure(profile: str, tasks: int, only: str | None) -> dict:
     grid = td.STUDY.grids["table1"]
     fn = grid.bound(P)
     configs = grid.configs(P)
+    if configs_file and configs_file != "-":
+        configs = json.loads(Path(configs_file).read_text())
     if only:
         configs = [c for c in configs if only in _key(c)]
     fixed = grid.fixed(P)
+    if configs_file == "-":                           # list only (the parent's configurations)
+        return {"bai": str(Path(bai.__file__).parent), "configs": configs, "fixed": fixed}
     t0 = time.process_time()
     for cfg in configs:                               # untimed: compile or load the kernels
         td.table1_task(np.random.default_rng(0), **{**fixed, **cfg, "batch": 1,
@@ -73,16 +82,18 @@ def measure(profile: str, tasks: int, only: str | None) -> dict:
             out.append({"key": _key(cfg), "task": r, "cpu": cpu,
                         "result": {k: v for k, v in res.items() if k != "cpu"}})
             print(f"  {_key(cfg):40s} task {r}: {cpu:7.2f} s", file=sys.stderr, flush=True)
-    return {"bai": str(Path(bai.__file__).parent), "warm": warm, "tasks": out}
+    return {"bai": str(Path(bai.__file__).parent), "warm": warm, "tasks": out, "fixed": fixed}
 
 
-def _subprocess(lib: str, cache: str, a) -> dict:
+def _subprocess(lib: str, cache: str, a, configs: str | None = None) -> dict:
     env = {**os.environ, "PYTHONPATH": lib, "NUMBA_CACHE_DIR": cache,
            "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
     cmd = [sys.executable, __file__, "--measure-only", "--profile", a.profile, "--tasks",
            str(a.tasks)]
     if a.only:
         cmd += ["--only", a.only]
+    if configs:
+        cmd += ["--configs", configs]
     res = subprocess.run(cmd, env=env, cwd=str(Path(lib).parent), check=True,
                          stdout=subprocess.PIPE, text=True)
     out = json.loads(res.stdout)
@@ -116,9 +127,10 @@ def main(argv=None):
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--out", default=str(ROOT / "benchmarks/results/td22_table1.csv"))
     ap.add_argument("--measure-only", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--configs", default=None, help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     if a.measure_only:
-        print(json.dumps(measure(a.profile, a.tasks, a.only)))
+        print(json.dumps(measure(a.profile, a.tasks, a.only, a.configs)))
         return
     with tempfile.TemporaryDirectory(prefix="bench_td22_") as tmp:
         tar = Path(tmp) / "lib.tar"
@@ -128,12 +140,25 @@ def main(argv=None):
         with tarfile.open(tar) as tf:
             tf.extractall(Path(tmp) / "before", filter="data")
         before_lib = str(Path(tmp) / "before" / "lib")
+        # the after tree's configurations run under both trees: the profiles may differ (the
+        # oracle's rows on the other draws: 20 runs in 0915c2b's 'full', 10 in today's 'paper',
+        # so another batch and another seed per task)
+        grid_b = _subprocess(before_lib, str(Path(tmp) / "cache_before"), a, "-")
+        grid_a = _subprocess(a.after, str(Path(tmp) / "cache_after"), a, "-")
+        if grid_b["fixed"] != grid_a["fixed"]:
+            raise RuntimeError(f"the trees' grids differ: {grid_b['fixed']} / {grid_a['fixed']}")
+        if grid_b["configs"] != grid_a["configs"]:
+            print("the trees' configurations differ: both run the after tree's",
+                  file=sys.stderr, flush=True)
+        configs = Path(tmp) / "configs.json"
+        configs.write_text(json.dumps(grid_a["configs"]))
         before, after = [], []
         for r in range(a.rounds):
             print(f"round {r + 1}: before ({a.before})", file=sys.stderr, flush=True)
-            before.append(_subprocess(before_lib, str(Path(tmp) / "cache_before"), a))
+            before.append(_subprocess(before_lib, str(Path(tmp) / "cache_before"), a,
+                                      str(configs)))
             print(f"round {r + 1}: after ({a.after})", file=sys.stderr, flush=True)
-            after.append(_subprocess(a.after, str(Path(tmp) / "cache_after"), a))
+            after.append(_subprocess(a.after, str(Path(tmp) / "cache_after"), a, str(configs)))
     df = pd.concat([_frame(before, "before [s]"), _frame(after, "after [s]")], axis=1)
     res_b = {(t["key"], t["task"]): t["result"] for t in before[0]["tasks"]}
     res_a = {(t["key"], t["task"]): t["result"] for t in after[0]["tasks"]}

@@ -480,3 +480,22 @@ def test_inv_small_inverts_and_a_singular_design_gives_non_finite_entries_withou
     X = np.eye(3)
     S = G.design_inverse(X, np.array([0.5, 0.5, 0.0]))   # no weight on e3: singular
     assert not np.isfinite(S).all()
+
+
+def test_oracle_design_cache_tells_close_thresholds_apart():
+    """The oracle's design, solved once per instance and query in a process, is keyed by the
+    query's exact parameters: two thresholds that ``describe()`` prints alike (6 digits) get
+    their own designs (the second tracked the first's before)."""
+    from bai.queries import Thresholding
+
+    env = GaussianLinearBandit(np.eye(2), np.array([0.1000002, 0.1000005]))
+    designs = []
+    for tau in (0.1, 0.1000001):
+        q = Thresholding(tau)
+        assert q.describe() == "Thresholding(tau=0.1)"
+        res = glr_baselines.oracle_tracking(env, np.random.default_rng(0), query=q,
+                                            deltas=[0.1], max_samples=20)
+        w = q.bind(env.Z).oracle_design(env.X, env.theta).design
+        assert np.allclose(res.info["design"], w / w.sum(), rtol=1e-6), tau
+        designs.append(res.info["design"])
+    assert not np.allclose(designs[0], designs[1], rtol=1e-3)

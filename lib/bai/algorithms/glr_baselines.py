@@ -123,9 +123,11 @@ _DESIGNS_MAX = 64
 
 def _design(kind: str, env, query, solve) -> np.ndarray:
     """The tracked design ``solve()`` of ``kind`` for ``env`` and ``query``, solved once per
-    (arms, items, theta, query) in the process."""
+    (arms, items, theta, query) in the process. The query enters by its class and its exact
+    compiled encoding (``describe()`` rounds ``tau`` and ``eps`` to 6 digits: two thresholds
+    0.1 and 0.1000001 would share one oracle design)."""
     X, Z, theta = (np.ascontiguousarray(a, dtype=float) for a in (env.X, query.Z, env.theta))
-    key = (kind, query.describe(), X.shape, Z.shape, X.tobytes(), Z.tobytes(),
+    key = (kind, type(query), query.encoding(), X.shape, Z.shape, X.tobytes(), Z.tobytes(),
            theta.tobytes() if kind == "oracle" else b"")
     w = _DESIGNS.get(key)
     if w is None:
