@@ -158,6 +158,27 @@ def _full_due(efull, blow, nT, nL, h, glr):
 
 
 @numba.njit(cache=True, inline="always")
+def _may_exceed(g, s, sigma2, lim):
+    """False when the GLR :math:`g^2/(2\sigma^2s)` of a positive gap ``g`` is surely not above
+    the bound whose ``lim`` is given (:func:`_update_full`): ``s > 0`` and
+    :math:`g^2\le` ``lim`` :math:`\cdot2\sigma^2s`, with no division."""
+    return not (s > 0.0 and g * g <= lim * (2.0 * sigma2 * s))
+
+
+@numba.njit(cache=True, error_model="numpy")
+def _full_exact(eng, nT, nL, t, h, g, s, sigma2, bfl):
+    """The exact test of half-space ``h`` (gap ``g`` > 0, denominator ``s``) in
+    :func:`_update_full`, for a pair :func:`_may_exceed` did not skip: its GLR
+    (:func:`bai.queries.piece_glr`, bit for bit) and, where it exceeds ``bfl``, :func:`_full_due`
+    and :func:`_full_eliminate`. True when a level moved."""
+    den = 2.0 * sigma2 * s
+    f = g * g / den if s > 0.0 else np.inf
+    if f > bfl and _full_due(eng.efull, eng.blow, nT, nL, h, f):
+        return _full_eliminate(eng, nT, nL, t, h, f)
+    return False
+
+
+@numba.njit(cache=True, inline="always")
 def _update_full(eng, nT, nL, t):
     """Full elimination: every half-space of the query is tested; returns True when a level
     changed. A half-space that is a piece of the empirical answer is tested on that piece's GLR
@@ -215,27 +236,13 @@ def _update_full(eng, nT, nL, t):
         pi_ = pos[i]
         for k in range(i + 1, M):
             g1 = (vi - v[k]) - b                 # i beats k
-            if g1 > 0.0:
-                h = row + k
-                if live[h] and not (pi_ >= 0 and pos[k] < 0):
-                    sk = hq[row + k]
-                    den = 2.0 * sigma2 * sk
-                    if not (sk > 0.0 and g1 * g1 <= lim * den):
-                        f1 = g1 * g1 / den if sk > 0.0 else np.inf
-                        if f1 > bfl and _full_due(efull, blow, nT, nL, h, f1):
-                            if _full_eliminate(eng, nT, nL, t, h, f1):
-                                changed = True
+            if (g1 > 0.0 and live[row + k] and not (pi_ >= 0 and pos[k] < 0)
+                    and _may_exceed(g1, hq[row + k], sigma2, lim)):
+                changed |= _full_exact(eng, nT, nL, t, row + k, g1, hq[row + k], sigma2, bfl)
             g2 = (v[k] - vi) - b                 # k beats i
-            if g2 > 0.0:
-                h = k * M + i
-                if live[h] and not (pos[k] >= 0 and pi_ < 0):
-                    sk = hq[row + k]
-                    den = 2.0 * sigma2 * sk
-                    if not (sk > 0.0 and g2 * g2 <= lim * den):
-                        f2 = g2 * g2 / den if sk > 0.0 else np.inf
-                        if f2 > bfl and _full_due(efull, blow, nT, nL, h, f2):
-                            if _full_eliminate(eng, nT, nL, t, h, f2):
-                                changed = True
+            if (g2 > 0.0 and live[k * M + i] and not (pos[k] >= 0 and pi_ < 0)
+                    and _may_exceed(g2, hq[row + k], sigma2, lim)):
+                changed |= _full_exact(eng, nT, nL, t, k * M + i, g2, hq[row + k], sigma2, bfl)
     return changed
 
 
