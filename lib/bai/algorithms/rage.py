@@ -315,7 +315,7 @@ def _run(setup: _Setup, rng, max_rounds: int, max_samples: int,
 
 @constraints(env="env", rng="rng", delta="delta", epsilon="pos", solver="choice", reading="choice",
              max_rounds="count", max_samples="count")
-def rage(env, rng, *, delta: float = 0.05, epsilon: float = 0.1, solver: str = "fast",
+def rage(env, rng, *, delta: float = 0.05, epsilon: float = ROUNDING_EPSILON, solver: str = "fast",
          reading: str = "paper", max_rounds: int = 64, max_samples: int = 10**15) -> RAGEResult:
     r"""One run of RAGE (Fiez et al. 2019, Algorithm 1).
 
@@ -344,7 +344,7 @@ def rage(env, rng, *, delta: float = 0.05, epsilon: float = 0.1, solver: str = "
 
 
 @constraints(env="env", n_runs="count", rng="rng", delta="delta", keep_sets="bool")
-def rage_runs(env, n_runs: int, rng, *, delta: float = 0.05, epsilon: float = 0.1,
+def rage_runs(env, n_runs: int, rng, *, delta: float = 0.05, epsilon: float = ROUNDING_EPSILON,
               solver: str = "fast", reading: str = "paper", max_rounds: int = 64,
               max_samples: int = 10**15, keep_sets: bool = False) -> RunsResult:
     r"""``n_runs`` independent RAGE runs (run ``r`` from its own generator,
@@ -397,14 +397,14 @@ def ideal_active_sets(Z, theta) -> list:
 
 
 @constraints(X="matrix", Z="matrix", theta="vector", delta="delta", epsilon="pos")
-def theorem2_bound(X, Z, theta, delta: float, epsilon: float = 0.1, *,
+def theorem2_bound(X, Z, theta, delta: float, epsilon: float = ROUNDING_EPSILON, *,
                    support_size: int | None = None) -> float:
     r"""Theorem 2's phase-sum bound: the sum of :func:`theorem2_terms` (see there)."""
     return float(sum(theorem2_terms(X, Z, theta, delta, epsilon, support_size=support_size)))
 
 
 @constraints(X="matrix", Z="matrix", theta="vector", delta="delta", epsilon="pos")
-def theorem2_terms(X, Z, theta, delta: float, epsilon: float = 0.1, *,
+def theorem2_terms(X, Z, theta, delta: float, epsilon: float = ROUNDING_EPSILON, *,
                    support_size: int | None = None, rho_values: dict | None = None) -> list:
     r"""The terms of Theorem 2's phase-sum bound on RAGE's sample count (holds w.p.
     :math:`\ge1-\delta`), one per round :math:`t` (Lemma 2's bound on :math:`N_t`, given that

@@ -83,7 +83,7 @@ def _pairs_of(mask: np.ndarray, X: np.ndarray) -> np.ndarray:
 
 
 @constraints(env="env", n_runs="count", rng="rng", delta="delta", alpha="prob", reading="choice")
-def xy_adaptive_runs(env, n_runs: int, rng, *, delta: float = 0.05, alpha: float = 0.1,
+def xy_adaptive_runs(env, n_runs: int, rng, *, delta: float = 0.05, alpha: float = XY_ADAPTIVE_ALPHA,
                      reading: str = "paper", reset: bool | None = None,
                      phase_rule: str | None = None, log_term: str | None = None,
                      c_factor: float | None = None, init: str | None = None,

@@ -4,7 +4,7 @@ strategy on the benchmark of Sec. 6 (:func:`bai.instances.soare_benchmark`).
 
 from __future__ import annotations
 
-from .adaptive import fully_adaptive_runs, xy_adaptive_runs
+from .adaptive import XY_ADAPTIVE_ALPHA, fully_adaptive_runs, xy_adaptive_runs
 from .static import static_allocation_runs, xy_oracle_runs
 from ...validation import constraints
 
@@ -19,7 +19,7 @@ STRATEGIES = ("fully adaptive", "G", "XY", "XY-adaptive", "XY-oracle")
 
 @constraints(rng="rng", strategy="choice", d="count", n_runs="count", delta="delta", omega="pos")
 def benchmark_task(rng, *, strategy: str, d: int, n_runs: int, delta: float = 0.05,
-                   omega: float = 0.01, alpha: float = 0.1, reading: str = "paper",
+                   omega: float = 0.01, alpha: float = XY_ADAPTIVE_ALPHA, reading: str = "paper",
                    oracle_rule: str = "tracking", block_rtol: float = 0.0,
                    grid_ratio: float = 1e-3, max_samples: int = 10**9) -> dict:
     """``n_runs`` runs of one strategy on the benchmark of Sec. 6 with dimension ``d``.
