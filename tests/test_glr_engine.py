@@ -76,3 +76,35 @@ def test_top_two_has_the_previous_engines_stopping_time_distribution(inst, envs)
     # the test has power: a 15% slower rule would be told apart
     p_slow = stats.ks_2samp(before[:, 0, 1], np.round(1.15 * now[:, 0, 1])).pvalue
     assert p_slow < 1e-3
+
+
+def test_full_eliminations_prefilter_skips_only_glrs_below_the_bound():
+    """Full elimination computes a pair's GLR only where ``_may_exceed`` says it may exceed the
+    smallest cached threshold bound ``bfl`` (a test without division). Whenever it says no, the
+    GLR that :func:`bai.queries.piece_glr` computes is below ``bfl``: on random values and on
+    gaps within a few ulps of the boundary ``g^2 = 2 sigma^2 s bfl``; a zero or NaN denominator
+    is never skipped."""
+    import math
+
+    from bai.algorithms.engine.stopping_rules import _may_exceed
+    from bai.queries import piece_glr
+
+    rng = np.random.default_rng(7)
+    skipped = kept = 0
+    for _ in range(3000):
+        sigma2 = float(rng.choice([0.25, 1.0, 3.7]))
+        s = 10.0 ** rng.uniform(-8, 2)
+        bfl = 10.0 ** rng.uniform(-2, 3)
+        lim = bfl * (1.0 - 2.0 ** -40)
+        edge = math.sqrt(2.0 * sigma2 * s * bfl)
+        gaps = [edge * (1.0 + k * 2.0 ** -52) for k in range(-6, 7)]
+        gaps += [edge * (1.0 - 2.0 ** -41), edge * (1.0 - 2.0 ** -39), edge * rng.uniform(0, 2)]
+        for g in gaps:
+            if _may_exceed(g, s, sigma2, lim):
+                kept += 1
+            else:
+                skipped += 1
+                assert piece_glr(g, s, sigma2) < bfl, (g, s, sigma2, bfl)
+    assert skipped > 3000 and kept > 3000
+    for s in (0.0, -1.0, float("nan")):
+        assert _may_exceed(1.0, s, 1.0, 1.0)
