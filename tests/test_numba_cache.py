@@ -128,3 +128,48 @@ def test_a_change_in_one_module_reaches_a_cached_kernel_of_another(tmp_path, mod
         assert again == 65.0                                    # recompiled: the new helper
     else:
         assert again == 55.0                                    # numba's limitation: stale
+
+
+def _save_many(cls, path, stamp, worker, n, barrier):
+    f = cls(cache_path=str(path), filename_base="f-1.py311", source_stamp=stamp)
+    barrier.wait()
+    for i in range(n):
+        f.save(("key", worker, i), ("payload", worker, i))
+
+
+def _concurrent_saves(cls, path, stamp, workers=4, n=40):
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork")
+    barrier = ctx.Barrier(workers)
+    procs = [ctx.Process(target=_save_many, args=(cls, path, stamp, w, n, barrier))
+             for w in range(workers)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(60)
+    assert all(p.exitcode == 0 for p in procs)
+    reader = cls(cache_path=str(path), filename_base="f-1.py311", source_stamp=stamp)
+    index = reader._load_index()
+    wrong = [k for k in index if reader.load(k) != ("payload",) + k[1:]]
+    return index, wrong
+
+
+def test_concurrent_compilations_never_share_a_data_file(tmp_path):
+    """Processes that save entries of one cached function at once (two workers compiling the
+    driving loop of two rules) never leave an index entry naming another entry's machine code:
+    every entry the index keeps loads its own data (numba's numbering gave two entries one data
+    file, and a run executed another rule's loop: a crash)."""
+    from numba.core import caching
+
+    import bai  # noqa: F401  (installs the keyed cache file)
+    from bai._numba_cache import sources_digest
+
+    cls = caching.IndexDataCacheFile
+    assert getattr(cls, "_bai_digest", None)
+    index, wrong = _concurrent_saves(cls, tmp_path, ("stamp", sources_digest()))
+    assert index and not wrong
+    # a function outside bai keeps numba's own numbering
+    plain = cls(cache_path=str(tmp_path), filename_base="g-1.py311", source_stamp=("stamp", "x"))
+    plain.save(("k",), "data")
+    assert plain._load_index()[("k",)] == "g-1.py311.1.nbc" and plain.load(("k",)) == "data"

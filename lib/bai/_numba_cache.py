@@ -8,6 +8,16 @@ then silently run old code. :func:`install` wraps numba's cache locators so that
 function defined in ``bai`` also carries :func:`sources_digest`, the hash of every ``.py`` file of
 the package: any change to the package's sources recompiles every kernel of the package once.
 Functions outside ``bai`` keep numba's own locators.
+
+Numba's index of a cached function (:class:`numba.core.caching.IndexDataCacheFile`) also names
+each compiled specialisation's data file by the first number its index does not use. Two
+processes that compile two specialisations of one function at once (the driving loop of two
+rules, in two test workers, two chapters or two task workers) read the same index, take the
+same number, and one's index entry can end up naming the other's machine code: a later run then
+executes another rule's loop on its state (a crash, found in this repository's own cache).
+:class:`KeyedCacheFile` names the data file of a function of ``bai`` by a hash of its source
+stamp and its key instead, so no two specialisations ever share a data file; a lost index update
+only costs a recompilation.
 """
 
 from __future__ import annotations
@@ -56,6 +66,34 @@ def _keyed(base, digest: str, root: Path):
     return Keyed
 
 
+def _is_bai_stamp(stamp, digest: str) -> bool:
+    return isinstance(stamp, tuple) and len(stamp) == 2 and stamp[1] == digest
+
+
+def _keyed_cache_file(base, digest: str):
+    """``base`` (numba's ``IndexDataCacheFile``) whose entries for the functions of ``bai`` (their
+    source stamp carries ``digest``) get a data file of their own: ``<function>.<hash>.nbc``,
+    the hash of the source stamp and the entry's key (module docstring). Other functions keep
+    numba's numbering."""
+
+    class KeyedCacheFile(base):
+        _bai_digest = digest
+
+        def save(self, key, data):
+            if not _is_bai_stamp(self._source_stamp, digest):
+                return super().save(key, data)
+            name = self._data_name_pattern.replace(
+                "{number:d}", hashlib.sha1(self._dump((self._source_stamp, key))).hexdigest()[:24])
+            self._save_data(name, data)            # the data first: an index entry never names
+            overloads = self._load_index()         # a file that is not yet written
+            if overloads.get(key) != name:
+                overloads[key] = name
+                self._save_index(overloads)
+
+    KeyedCacheFile.__name__ = KeyedCacheFile.__qualname__ = f"BaiKeyed{base.__name__}"
+    return KeyedCacheFile
+
+
 def install(root: Path = PACKAGE_DIR) -> bool:
     """Put the keyed locators first in numba's list (once per process); False when this numba
     has no such list or a source file cannot be read (then numba's own cache keys apply, and
@@ -73,4 +111,7 @@ def install(root: Path = PACKAGE_DIR) -> bool:
     except OSError:
         return False
     impl._locator_classes = [_keyed(c, digest, root) for c in classes] + classes
+    cache_file = getattr(caching, "IndexDataCacheFile", None)
+    if isinstance(cache_file, type) and not getattr(cache_file, "_bai_digest", None):
+        caching.IndexDataCacheFile = _keyed_cache_file(cache_file, digest)
     return True
