@@ -55,57 +55,70 @@ class LinGameResult(GLRResult):
 
 
 @numba.njit(cache=True, error_model="numpy")
-def _best_response(eng, Ainv, Yt, idx, R, sv, u, lam):
+def _best_response(eng, Ainv, bnd, r, u, lam):
     r"""The closest point :math:`\lambda_t` of the closest active piece under :math:`A(w)`
     (first on ties; :math:`\hat\theta_t` when an active piece's gap is not positive) into
-    ``lam``; returns the number of pieces evaluated. Every piece's
-    :math:`\|a_p\|^2_{A(w)^{-1}}` and :math:`A(w)^{-1}a_p` at once
-    (:func:`bai.algorithms.kernels.quad_cols`, the arithmetic of ``quad_row`` bit for bit), the
-    pieces' normals read from ``eng.pvt`` (gathered into ``Yt`` when some are inactive)."""
+    ``lam``; returns the number of pieces the best response scans (the active ones up to the
+    first whose gap is not positive: the algorithm's work, whatever is skipped here).
+
+    A piece's :math:`\|a_p\|^2_{A(w)^{-1}}` and :math:`A(w)^{-1}a_p` are computed
+    (:func:`bai.algorithms.engine.piece_quad`, the arithmetic of ``quad_row`` bit for bit) only
+    for the pieces that may be closer than the closest one found so far, last step's closest
+    first (the bounds of :mod:`bai.algorithms.engine.toolkit`): :math:`\lambda_t` is the one the
+    evaluation of every piece gives, bit for bit."""
+    AT, st, nrm, S, D, memo = bnd
     theta = eng.theta
     d = theta.shape[0]
     P = eng.n_pieces
-    act, gap, pvt = eng.act, eng.gap, eng.pvt
-    n = 0
-    for j in range(P):
-        if act[j]:
-            idx[n] = j
-            n += 1
-    cols = pvt
-    if n < P:
-        for q in range(n):
-            j = idx[q]
-            for r in range(d):
-                Yt[r, q] = pvt[r, j]
-        cols = Yt
-    quad_cols(Ainv, cols, n, R, sv)
-    best = np.inf
+    act, gap, pv = eng.act, eng.gap, eng.pv
+    sigma2 = eng.sigma2
+    if memo[0] != eng.answer:                 # a new set of pieces
+        E.reset_bounds(pv, P, nrm, S, D)
+        memo[0] = eng.answer
+        memo[1] = -1
+    E.drift_bounds(Ainv, AT, st, nrm, P, D)
+    c = 1.0 / (2.0 * sigma2 * (1.0 + 1e-9))
+    cut = np.inf
+    j0 = memo[1]
+    if j0 >= 0 and act[j0] and gap[j0] > 0.0:
+        s0 = E.piece_quad(AT, pv, j0, r)
+        S[j0], D[j0] = s0, 0.0
+        if s0 > 0.0:
+            cut = gap[j0] * gap[j0] / (2.0 * sigma2 * s0)
     for q in range(d):
         lam[q] = theta[q]
+    best = np.inf
     done = 0
-    for q in range(n):
-        j = idx[q]
+    for j in range(P):
+        if not act[j]:
+            continue
         done += 1
-        sj = sv[q]
+        g = gap[j]
+        if g > 0.0 and not E.may_be_below(g, S, D, j, c, cut):
+            continue
+        sj = E.piece_quad(AT, pv, j, r)
+        S[j], D[j] = sj, 0.0
         if sj <= 0.0:
             continue
-        g = gap[j]
         if g <= 0.0:
-            for r in range(d):
-                lam[r] = theta[r]
+            for q in range(d):
+                lam[q] = theta[q]
             break
-        val = g * g / (2.0 * eng.sigma2 * sj)
+        val = g * g / (2.0 * sigma2 * sj)
         if val < best:
             best = val
-            for r in range(d):
-                u[r] = R[r, q]
+            if val < cut:
+                cut = val
+            memo[1] = j
+            for q in range(d):
+                u[q] = r[q]
             Q.closest_point(theta, g, sj, u, lam)
     return done
 
 
 @numba.njit(cache=True, error_model="numpy")
 def _choose_arm(eng, rs, rng):
-    learners, cumw, opt, p, gain, diff, y, u, lam, Yt, idx, R, sv, qk = rs
+    learners, cumw, opt, p, gain, diff, r, u, lam, bnd, R, qk = rs
     X, theta, Vinv = eng.X, eng.theta, eng.Vinv
     K, d = X.shape
     t = eng.t
@@ -119,7 +132,7 @@ def _choose_arm(eng, rs, rng):
     eta = adahedge_weights(Lb, Lb[K], p)           # the learner's losses, then its Delta
     Ainv = design_inverse(X, p)
     # best response: the closest point of the closest active piece under A(w)
-    eng.ii[E.WS] += _best_response(eng, Ainv, Yt, idx, R, sv, u, lam)
+    eng.ii[E.WS] += _best_response(eng, Ainv, bnd, r, u, lam)
     lt = math.log(t)
     for q in range(d):
         diff[q] = theta[q] - lam[q]
@@ -144,9 +157,11 @@ def _init(env, state, optimism: bool = True, shared_learner: bool = False):
     return (learners, state.counts.astype(float),
             np.array([int(optimism), int(shared_learner)], dtype=np.int64), np.empty(K),
             np.empty(K), np.empty(d), np.empty(d), np.empty(d), np.empty(d),
-            # work: the active pieces' normals, their indices, A^-1 a_p (or V^-1 x_k), values
-            np.empty((d, Pm)), np.empty(Pm, dtype=np.int64), np.empty((d, max(Pm, K))),
-            np.empty(Pm), np.empty(K))
+            # the best response's bounds: A(w)^-T, (its Frobenius norm, set), |a_p|^2, the
+            # pieces' last values and drifts, (piece set, last closest piece); V^-1 x_k
+            (np.zeros((d, d)), np.zeros(2), np.empty(Pm), np.empty(Pm), np.empty(Pm),
+             np.array([-1, -1], dtype=np.int64)),
+            np.empty((d, K)), np.empty(K))
 
 
 def _info(rs) -> dict:

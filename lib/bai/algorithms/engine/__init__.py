@@ -60,7 +60,8 @@ from .state import (FIELDS, KIND, NACT, NP, QM, QX, SAMP, SQ_REFRESH, WS, Engine
 from .thresholds import width_beta
 from .statistics import _estimate, piece_dot, piece_norm, piece_vector
 from .loop import _init_pulls, drive, observe, step
-from .toolkit import alt_grad, alt_values, answer_key, closest_piece, plugin_design
+from .toolkit import (alt_grad, alt_values, answer_key, closest_piece, drift_bounds,
+                      may_be_below, reset_bounds, piece_quad, plugin_design)
 from .rules import CompiledRule, RuleState, SamplingRule, check_rule
 from .one_run import _Run
 from .simulation import (_ENGINE_OPTIONS, check_initial, check_regularization,
@@ -73,6 +74,7 @@ __all__ = ["Engine", "EngineType", "CompiledRule", "SamplingRule", "RuleState", 
            "library_rule", "declare_rule", "Option", "discover", "drive", "observe", "step",
            "piece_vector", "piece_norm",
            "piece_dot", "closest_piece", "alt_values", "alt_grad", "plugin_design",
+           "piece_quad", "reset_bounds", "drift_bounds", "may_be_below",
            "width_beta", "answer_key", "SQ_REFRESH"]
 
 # The rule types are the engine's public face, as before the engine was split into files: they

@@ -159,7 +159,7 @@ def _full_due(efull, blow, nT, nL, h, glr):
 
 @numba.njit(cache=True, inline="always")
 def _may_exceed(g, s, sigma2, lim):
-    """False when the GLR :math:`g^2/(2\sigma^2s)` of a positive gap ``g`` is surely not above
+    r"""False when the GLR :math:`g^2/(2\sigma^2s)` of a positive gap ``g`` is surely not above
     the bound whose ``lim`` is given (:func:`_update_full`): ``s > 0`` and
     :math:`g^2\le` ``lim`` :math:`\cdot2\sigma^2s`, with no division."""
     return not (s > 0.0 and g * g <= lim * (2.0 * sigma2 * s))
