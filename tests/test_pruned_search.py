@@ -13,6 +13,7 @@ cone), sampling elimination (inactive pieces), and draws of Tirinzoni & Degenne'
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 from pathlib import Path
@@ -92,7 +93,8 @@ def test_the_drift_bounds_enclose_every_recomputed_denominator(kind):
                 if np.isfinite(D[p]):
                     assert abs(s - S[p]) <= D[p], (kind, rep, t, p)
                     if when[p] == t - 1:               # the exact change alone, one step
-                        needed += abs(s - S[p]) > np.linalg.norm(M - prev) * nrm[p]
+                        exact = np.sqrt(((M - prev) ** 2).sum()) * nrm[p]
+                        needed += abs(s - S[p]) > exact
                 if kind == "ulp" or rng.random() < 0.3 or not np.isfinite(D[p]):
                     S[p], D[p] = s, 0.0               # computed again, as the search does
                     when[p] = t
@@ -270,7 +272,9 @@ NEW = {"LinGame": LG.RULE, "Lazy TaS": LT.RULE}
 # ---- the instances ------------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=None)
 def _instances():
+    """Built on first use, not at collection (an environment checks its arms with LAPACK)."""
     rng = np.random.default_rng(2026)
     out = {}
     # exact ties: the arms outside the answer twice (equal items give bit-equal values, so
@@ -289,9 +293,9 @@ def _instances():
     return out
 
 
-INSTANCES = _instances()
 CASES = [(rule, inst, qn, cfg, seed)
-         for rule in ("LinGame", "Lazy TaS") for inst in INSTANCES for qn in ("bai", "topm")
+         for rule in ("LinGame", "Lazy TaS") for inst in ("ties", "cone", "random")
+         for qn in ("bai", "topm")
          for cfg in ("llr+sel", "ess") for seed in (0, 1)]
 
 
@@ -308,7 +312,7 @@ def _run(rule, env, qn, cfg, seed, options):
 
 @pytest.mark.parametrize("rule,inst,qn,cfg,seed", CASES)
 def test_the_search_gives_what_evaluating_every_piece_gives(rule, inst, qn, cfg, seed):
-    env = INSTANCES[inst]
+    env = _instances()[inst]
     options = {"optimism": False, "shared_learner": True} if rule == "LinGame" and seed else {}
     ref = _run(REF[rule], env, qn, cfg, seed, options)
     new = _run(NEW[rule], env, qn, cfg, seed, options)

@@ -66,7 +66,7 @@ def _best_response(eng, Ainv, bnd, r, u, lam):
     for the pieces that may be closer than the closest one found so far, last step's closest
     first (the bounds of :mod:`bai.algorithms.engine.toolkit`): :math:`\lambda_t` is the one the
     evaluation of every piece gives, bit for bit."""
-    AT, st, nrm, S, D, memo = bnd
+    AT, st, nrm, S, D, memo, r0 = bnd
     theta = eng.theta
     d = theta.shape[0]
     P = eng.n_pieces
@@ -80,8 +80,10 @@ def _best_response(eng, Ainv, bnd, r, u, lam):
     c = 1.0 / (2.0 * sigma2 * (1.0 + 1e-9))
     cut = np.inf
     j0 = memo[1]
-    if j0 >= 0 and act[j0] and gap[j0] > 0.0:
-        s0 = E.piece_quad(AT, pv, j0, r)
+    s0 = 0.0
+    have0 = j0 >= 0 and act[j0] and gap[j0] > 0.0
+    if have0:
+        s0 = E.piece_quad(AT, pv, j0, r0)        # kept: the scan below reuses it
         S[j0], D[j0] = s0, 0.0
         if s0 > 0.0:
             cut = gap[j0] * gap[j0] / (2.0 * sigma2 * s0)
@@ -96,8 +98,13 @@ def _best_response(eng, Ainv, bnd, r, u, lam):
         g = gap[j]
         if g > 0.0 and not E.may_be_below(g, S, D, j, c, cut):
             continue
-        sj = E.piece_quad(AT, pv, j, r)
-        S[j], D[j] = sj, 0.0
+        if have0 and j == j0:                    # computed above, at this step
+            sj = s0
+            for q in range(d):
+                r[q] = r0[q]
+        else:
+            sj = E.piece_quad(AT, pv, j, r)
+            S[j], D[j] = sj, 0.0
         if sj <= 0.0:
             continue
         if g <= 0.0:
@@ -158,9 +165,10 @@ def _init(env, state, optimism: bool = True, shared_learner: bool = False):
             np.array([int(optimism), int(shared_learner)], dtype=np.int64), np.empty(K),
             np.empty(K), np.empty(d), np.empty(d), np.empty(d), np.empty(d),
             # the best response's bounds: A(w)^-T, (its Frobenius norm, set), |a_p|^2, the
-            # pieces' last values and drifts, (piece set, last closest piece); V^-1 x_k
+            # pieces' last values and drifts, (piece set, last closest piece), the last closest
+            # piece's A(w)^-1 a_p; V^-1 x_k
             (np.zeros((d, d)), np.zeros(2), np.empty(Pm), np.empty(Pm), np.empty(Pm),
-             np.array([-1, -1], dtype=np.int64)),
+             np.array([-1, -1], dtype=np.int64), np.empty(d)),
             np.empty((d, K)), np.empty(K))
 
 

@@ -129,7 +129,7 @@ def plugin_design(eng, n_iter):
     st = np.zeros(2)
     nrm, S, E = np.empty(P), np.empty(P), np.empty(P)
     reset_bounds(eng.pv, P, nrm, S, E)
-    r = np.empty(d)
+    r, r0 = np.empty(d), np.empty(d)
     grad = np.empty(K)
     u = np.empty(d)
     c = 1.0 / (2.0 * (1.0 + 1e-9))
@@ -143,11 +143,13 @@ def plugin_design(eng, n_iter):
         # may be below the smallest value so far (module docstring)
         drift_bounds(Ainv, AT, st, nrm, P, E)
         cut = np.inf
-        if j >= 0:
-            s0 = piece_quad(AT, eng.pv, j, r)
-            S[j], E[j] = s0, 0.0
+        # last step's closest piece, if active (an inactive one's value bounds nothing)
+        j0, s0 = (j if j >= 0 and act[j] else -1), 0.0
+        if j0 >= 0:
+            s0 = piece_quad(AT, eng.pv, j0, r0)   # kept: the scan below reuses it
+            S[j0], E[j0] = s0, 0.0
             if s0 > 0.0:
-                cut = gap[j] * gap[j] / (2.0 * 1.0 * s0)
+                cut = gap[j0] * gap[j0] / (2.0 * 1.0 * s0)
         j, best, sj = -1, np.inf, 0.0
         for p in range(P):
             if not act[p]:
@@ -155,8 +157,13 @@ def plugin_design(eng, n_iter):
             g = gap[p]
             if not may_be_below(g, S, E, p, c, cut):
                 continue
-            sp = piece_quad(AT, eng.pv, p, r)
-            S[p], E[p] = sp, 0.0
+            if p == j0:                             # computed above, at this step
+                sp = s0
+                for q in range(d):
+                    r[q] = r0[q]
+            else:
+                sp = piece_quad(AT, eng.pv, p, r)
+                S[p], E[p] = sp, 0.0
             f = g * g / (2.0 * 1.0 * sp)
             if f < best or f != f:
                 j, best, sj = p, f, sp
