@@ -73,6 +73,7 @@ def solve_matrix_game(P):
     basis = np.empty(K, dtype=np.int64)
     for k in range(K):
         basis[k] = m + k
+    pc = np.empty(n + 1)
     for _ in range(50 * (n + 1)):
         e = -1
         for j in range(n):
@@ -91,13 +92,14 @@ def solve_matrix_game(P):
         if row < 0:       # unbounded: cannot happen with Q > 0
             break
         piv = T[row, e]
-        for j in range(n + 1):
-            T[row, j] /= piv
+        for j in range(n + 1):               # the pivot row, scaled, also kept in a buffer: the
+            pc[j] = T[row, j] / piv          # updates of the other rows read it there, a loop
+            T[row, j] = pc[j]                # that vectorises (the same values)
         for r in range(K + 1):
             if r != row and T[r, e] != 0.0:
                 f = T[r, e]
                 for j in range(n + 1):
-                    T[r, j] -= f * T[row, j]
+                    T[r, j] -= f * pc[j]
         basis[row] = e
     z = np.empty(K)
     s = 0.0

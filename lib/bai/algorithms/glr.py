@@ -314,43 +314,48 @@ def cholesky_small(A):
 def inv_small(A):
     """Inverse of a small matrix by Gauss--Jordan elimination with partial pivoting (loops, no
     LAPACK call); raises nothing: an exactly singular pivot gives non-finite entries (a design
-    whose weights vanish on a direction, e.g. LinGame's AdaHedge weights underflowing to 0)."""
+    whose weights vanish on a direction, e.g. LinGame's AdaHedge weights underflowing to 0).
+
+    The elimination runs on the augmented matrix ``W = [A | I]``, whole rows at a time: each
+    step scales the pivot row into a buffer and subtracts its multiples from the other rows over
+    all ``2n`` columns (one contiguous loop that vectorises). Every entry that is read again
+    (columns after the pivot's, and the right half, the result) goes through the same operations
+    in the same order as in an update restricted to those columns, so the result is the same bit
+    for bit; the columns up to the pivot's are never read again (they hold the multipliers
+    already used, or values of no use), so what the full-width loop writes there is of no
+    consequence."""
     n = A.shape[0]
-    M = A.copy()
-    R = np.eye(n)
+    m = 2 * n
+    W = np.zeros((n, m))
+    for i in range(n):
+        for j in range(n):
+            W[i, j] = A[i, j]
+        W[i, n + i] = 1.0
+    pc = np.empty(m)                         # the scaled pivot row
     for c in range(n):
         p = c
         for r in range(c + 1, n):
-            if abs(M[r, c]) > abs(M[p, c]):
+            if abs(W[r, c]) > abs(W[p, c]):
                 p = r
         if p != c:
-            for j in range(c, n):
-                M[c, j], M[p, j] = M[p, j], M[c, j]
-            for j in range(n):
-                R[c, j], R[p, j] = R[p, j], R[c, j]
-        # columns < c of M are eliminated and never read again, and column c is not read after
-        # this step: M is updated from column c + 1 on (R, the result, in full: the same values
-        # as the full update, which only rewrote zeros there)
-        piv = M[c, c]
+            for j in range(m):
+                W[c, j], W[p, j] = W[p, j], W[c, j]
+        piv = W[c, c]
         if piv == 0.0:                       # singular: inf/nan entries, as documented (numba
-            for j in range(c + 1, n):        # raises ZeroDivisionError on x / 0.0)
-                M[c, j] *= math.inf
-            for j in range(n):
-                R[c, j] *= math.inf
+            for j in range(m):               # raises ZeroDivisionError on x / 0.0)
+                pc[j] = W[c, j] * math.inf
         else:
-            for j in range(c + 1, n):
-                M[c, j] /= piv
-            for j in range(n):
-                R[c, j] /= piv
+            for j in range(m):
+                pc[j] = W[c, j] / piv
+        for j in range(m):
+            W[c, j] = pc[j]
         for r in range(n):
             if r != c:
-                f = M[r, c]
+                f = W[r, c]
                 if f != 0.0:
-                    for j in range(c + 1, n):
-                        M[r, j] -= f * M[c, j]
-                    for j in range(n):
-                        R[r, j] -= f * R[c, j]
-    return R
+                    for j in range(m):
+                        W[r, j] -= f * pc[j]
+    return W[:, n:].copy()
 
 
 @numba.njit(cache=True, error_model="numpy")

@@ -237,14 +237,12 @@ def _lingifa_arm(eng, rs, rng):
     m = eng.ii[E.QM]
     conf = eng.sigma * math.sqrt(2.0 * E.width_beta(eng))
     v, hq = eng.v, eng.hq
-    for i in range(M):                  # B[i, j] and B[j, i] share the pair's width
-        vi = v[i]
-        row = i * M
+    for i in range(M):                  # B[i, j] and B[j, i] share the pair's width: hq holds
+        vi = v[i]                       # it in both triangles (the same value), so each row
+        row = i * M                     # is computed in full, a loop that vectorises
+        for j in range(M):
+            B[i, j] = vi - v[j] + conf * math.sqrt(max(hq[row + j], 0.0))
         B[i, i] = -np.inf
-        for j in range(i + 1, M):
-            w = conf * math.sqrt(max(hq[row + j], 0.0))
-            B[i, j] = vi - v[j] + w
-            B[j, i] = v[j] - vi + w
     # c_j: the m-th largest B[i, j] (the diagonal's -inf included), each column's m largest
     # kept sorted while B is read row by row
     for j in range(M):

@@ -116,8 +116,10 @@ def _rank_one_pieces(eng, den, cz_ready):
 def _rank_one_halfspaces(eng, den):
     """Every half-space's denominator after the Sherman--Morrison step (full elimination,
     LinGIFA), in O(Md + H), from :math:`Zu` (computed here into ``eng.cz``). For the best-arm and
-    top-m queries the pair :math:`\\{i,j\\}` is kept at ``hq[i M + j]``, ``i < j`` only (the
-    other triangle is not maintained: read :func:`hq_index`)."""
+    top-m queries the pair :math:`\\{i,j\\}` is kept at ``hq[i M + j]`` and ``hq[j M + i]``, the
+    same value in both triangles (:math:`(c_i-c_j)^2=(c_j-c_i)^2` exactly, and
+    :func:`_halfspace_norms` sets both alike): each row is updated in full, a loop across the
+    items that vectorises, where the upper triangle alone gives rows of every length."""
     Z, hq, c = eng.Z, eng.hq, eng.cz
     M = Z.shape[0]
     rows_dot(eng.Zt, eng.u, M, c)
@@ -130,15 +132,15 @@ def _rank_one_halfspaces(eng, den):
         for i in range(M):
             ci = c[i]
             row = i * M
-            for j in range(i + 1, M):
+            for j in range(M):
                 w = ci - c[j]
                 hq[row + j] = hq[row + j] - w * w / den
 
 
 @numba.njit(cache=True, inline="always")
 def hq_index(i, j, M):
-    """Where the denominator of the half-space ``(i, j)`` (best arm, top-m) is kept in
-    ``eng.hq``: the pair's upper-triangle entry."""
+    """Where the denominator of the half-space ``(i, j)`` (best arm, top-m) is read in
+    ``eng.hq``: the pair's upper-triangle entry (the lower one holds the same value)."""
     return i * M + j if i < j else j * M + i
 
 
