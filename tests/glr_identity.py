@@ -35,6 +35,9 @@ import numpy as np
 PATH = Path(__file__).parent / "data" / "glr_identity_golden.json"
 #: the commit whose trajectories are recorded
 RECORDED = "0915c2b"
+#: the OpenBLAS kernel the cases were recorded under (tests/recorded_kernel.py): run the recorder
+#: with OPENBLAS_CORETYPE=Haswell on a CPU whose own kernel is another
+KERNEL = "Haswell"
 DELTAS = (0.1, 1e-3)
 THRESHOLD = "log_t_plus_1"
 CONFIGS = {
@@ -172,6 +175,10 @@ def record() -> dict:
 
 
 if __name__ == "__main__":
+    import recorded_kernel
+
+    if recorded_kernel.elsewhere(KERNEL):
+        sys.exit(f"run under the recordings' kernel: OPENBLAS_CORETYPE={KERNEL} python {__file__}")
     PATH.parent.mkdir(exist_ok=True)
     out = record()
     PATH.write_text(json.dumps({"recorded": RECORDED, "cases": out},

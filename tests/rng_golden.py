@@ -36,6 +36,9 @@ PATH = Path(__file__).parent / "data" / "rng_golden.json"
 NEUTRALITY = Path(__file__).parent / "data" / "rng_neutrality.json"
 #: the starting main of issue 34 (global seeding inside the compiled kernels)
 BEFORE = "0915c2b"
+#: the OpenBLAS kernel the runs were recorded under (tests/recorded_kernel.py: the Soare designs
+#: call LAPACK; under SkylakeX's kernel XY-static's phased counts on soare_d4_w0.4 differ)
+KERNEL = "Haswell"
 NEUTRALITY_BATCHES = 200
 BATCH = 5
 SEEDS = (0, 1, 2)
@@ -223,6 +226,11 @@ if __name__ == "__main__":
             print(df.round(4).to_string(index=False))
         print("racing identical before and after:", res["racing_identical"])
     else:
+        import recorded_kernel
+
+        if recorded_kernel.elsewhere(KERNEL):
+            sys.exit(f"record under the kernel of the recordings: OPENBLAS_CORETYPE={KERNEL} "
+                     f"python {__file__}")
         out = record()
         PATH.write_text(json.dumps(out, separators=(",", ":")) + "\n")
         print(f"{len(out['runs'])} cases -> {PATH}")

@@ -9,6 +9,9 @@ half-spaces' (``G_ii + G_jj - 2 G_ij``) instead of the piece's own ``a' V^-1 a``
 elimination could move the other rules' stopping times and the trajectory on exact ties. Now the
 LLR and selective cells and the arms of an ``llr+sel+full`` run equal the recorded ``llr+sel`` run
 (its trajectory without full elimination); its full-elimination cells equal the recorded ones.
+
+The recording names its OpenBLAS kernel (``glr_identity.KERNEL``): on a CPU whose kernel is
+another, the cases run in a subprocess under it (tests/recorded_kernel.py).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import numpy as np
 import pytest
 
 import glr_identity
+import recorded_kernel as RK
 
 GOLDEN = json.loads(glr_identity.PATH.read_text())
 CASES = GOLDEN["cases"]
@@ -48,6 +52,8 @@ def _trajectory(rec: dict) -> dict:
 
 @pytest.mark.parametrize("key", sorted(CASES))
 def test_trajectories_equal_the_recorded_ones(key):
+    if RK.elsewhere(glr_identity.KERNEL):
+        pytest.skip(RK.why_skipped(glr_identity.KERNEL))
     name, qn, size, cfg, seed = key.split("|")
     got = glr_identity.run_case(name, qn, size, cfg, int(seed))
     want = CASES[key]
@@ -58,3 +64,13 @@ def test_trajectories_equal_the_recorded_ones(key):
     assert _trajectory(got) == _trajectory(without)
     assert _cells(got, slice(0, 2)) == _cells(without, slice(0, 2))
     assert _cells(got, slice(2, 3)) == _cells(want, slice(2, 3))
+
+
+def test_trajectories_equal_the_recorded_ones_under_the_recording_kernel():
+    """Where this process runs another OpenBLAS kernel than the recording's (an AVX-512 CPU),
+    the cases above run in a subprocess under the recording's (tests/recorded_kernel.py: Lazy
+    TaS's first forced-exploration check is an exact tie that the kernels break differently)."""
+    if not RK.elsewhere(glr_identity.KERNEL):
+        pytest.skip("this process runs the recording's kernel: the cases ran above")
+    RK.run_module_under(__file__, "test_trajectories_equal_the_recorded_ones and not kernel",
+                        glr_identity.KERNEL)

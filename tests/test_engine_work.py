@@ -114,3 +114,65 @@ def test_work_is_stacked_by_the_batch_functions(env):
     assert res.info["work_stopping"].shape == (3, 2, 1, 2)
     assert res.info["work_sampling"].shape == (3, 2, 1, 2)
     assert np.all(res.info["work_stopping"] > 0)
+
+
+class _HalfspaceRecorder(E.SamplingRule):
+    """Round robin that records, at every step, the values and :math:`V_t^{-1}`."""
+
+    name = "half-space recorder"
+
+    def reset(self, env, state):
+        self.steps = []
+
+    def next_arm(self, state):
+        self.steps.append((state.t, state.values.copy(), state.Vinv.copy()))
+        return state.t % state.K
+
+
+def _full_replay(steps, Z, sigma, m, delta, threshold="heuristic"):
+    """Full elimination on the recorded steps (Tirinzoni & Degenne 2022, Sec. 2.1 and Eq. 6),
+    every half-space "i beats k" (:math:`a=z_i-z_k`, gap :math:`a^\\top\\hat\\theta`) with its
+    GLR computed here from :math:`V_t^{-1}`: ``(stopping time, minimisations, relative margins
+    |GLR / beta - 1| of every test)``. A step's minimisations are the half-spaces not yet
+    eliminated; the run stops when ``m`` items each have their ``M - m`` half-spaces "i beats k"
+    eliminated (the certificate of a top-m answer; m = 1: the best arm)."""
+    M = Z.shape[0]
+    gone, work, margins = set(), 0, []
+    for t, v, Vinv in steps:
+        beta = threshold_value(threshold, t, delta)
+        work += M * (M - 1) - len(gone)
+        for i in range(M):
+            for k in range(M):
+                if i == k or (i, k) in gone or v[i] - v[k] <= 0.0:
+                    continue
+                a = Z[i] - Z[k]
+                glr = (v[i] - v[k]) ** 2 / (2.0 * sigma ** 2 * (a @ Vinv @ a))
+                margins.append(abs(glr / beta - 1.0))
+                if glr > beta:
+                    gone.add((i, k))
+        beaten = [sum((i, k) in gone for k in range(M)) for i in range(M)]
+        if sum(b >= M - m for b in beaten) >= m:
+            return t, work, np.array(margins)
+    return None, work, np.array(margins)
+
+
+@pytest.mark.parametrize("m", [1, 2])
+def test_full_elimination_work_equals_the_count_of_section_2_1(m):
+    """Full elimination's stopping time and minimisations (every half-space not yet eliminated,
+    at every step) equal a replay that computes every half-space's GLR itself: a half-space
+    eliminated late (or early) by the engine's skips changes the count, even where it does not
+    change the stop."""
+    rng = np.random.default_rng(11)
+    X = rng.standard_normal((8, 3))
+    from bai.environments import GaussianLinearBandit
+
+    env = GaussianLinearBandit(X, np.array([1.0, 0.5, -0.3]))
+    rule = _HalfspaceRecorder()
+    deltas = [0.1, 1e-12]            # the second keeps the run going past the first's stop
+    res = E.simulate(rule, env, np.random.default_rng(4), query=None if m == 1 else TopM(m),
+                     deltas=deltas, stopping=["full"], max_samples=6000)
+    t_full, w_full, margins = _full_replay(rule.steps, env.X, env.sigma, m, deltas[0])
+    assert t_full is not None and t_full > 100
+    assert margins.min() > 1e-9          # no test within rounding of its threshold
+    assert res.stopping_times[0, 0, 0] == t_full
+    assert res.info["work_stopping"][0, 0, 0] == w_full
