@@ -2,16 +2,17 @@
 module under it.
 
 A recorded trajectory is a function of the code *and* of OpenBLAS's kernel: the engine calls
-LAPACK (``np.linalg.inv`` of :math:`V_t` at powers of 2; ``eigvalsh`` in Lazy TaS's forced
-exploration; the designs of the Soare algorithms), and a decision that is an exact tie in real
-arithmetic goes either way by the last bits of the kernel. Lazy TaS's first check is one: at
-:math:`t_0=d` (the spanner's pulls) it compares :math:`\\lambda_{\\min}(V_{t_0})` with
-:math:`c_0\\sqrt{t_0}=\\lambda_{\\min}(V_{t_0})` computed another way; on an AVX-512 CPU
-(kernel SkylakeX) it forces a pull where Haswell's kernels do not, and the run differs from
-there on. So the recordings (``tests/glr_identity.py``, ``tests/rng_golden.py``) name their
-kernel, and on a CPU whose kernel is another their cases run in a subprocess under the
-recording's (OpenBLAS executes a forced kernel without checking the CPU: only a kernel whose
-instructions the CPU has is forced; else the cases are skipped with the reason).
+LAPACK (``np.linalg.inv`` of :math:`V_t` at powers of 2, ``eigvalsh`` in Lazy TaS's forced
+exploration, the designs of the Soare algorithms), and a decision that is a near tie goes either
+way by the last bits of the kernel. On this project's machines: Lazy TaS's first
+forced-exploration check was an exact tie computed two ways, which SkylakeX's kernel (AVX-512)
+broke the other way (36 recorded cases; since fixed in :mod:`bai.algorithms.lazy_tas`, the two
+sides now computed alike); XY-static (phased)'s counts on soare_d4_w0.4 differ under SkylakeX;
+4 Top Two cases differ under Prescott's kernel (SSE only). So the recordings
+(``tests/glr_identity.py``, ``tests/rng_golden.py``) name their kernel, and on a CPU whose kernel
+is another their cases run in a subprocess under the recording's (OpenBLAS executes a forced
+kernel without checking the CPU: only a kernel whose instructions the CPU has is forced; else the
+cases are skipped with the reason).
 """
 
 from __future__ import annotations

@@ -68,8 +68,8 @@ def test_trajectories_equal_the_recorded_ones(key):
 
 def test_trajectories_equal_the_recorded_ones_under_the_recording_kernel():
     """Where this process runs another OpenBLAS kernel than the recording's (an AVX-512 CPU),
-    the cases above run in a subprocess under the recording's (tests/recorded_kernel.py: Lazy
-    TaS's first forced-exploration check is an exact tie that the kernels break differently)."""
+    the cases above run in a subprocess under the recording's (tests/recorded_kernel.py: near
+    ties that kernels break differently)."""
     if not RK.elsewhere(glr_identity.KERNEL):
         pytest.skip("this process runs the recording's kernel: the cases ran above")
     RK.run_module_under(__file__, "test_trajectories_equal_the_recorded_ones and not kernel",

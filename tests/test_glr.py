@@ -499,3 +499,19 @@ def test_oracle_design_cache_tells_close_thresholds_apart():
         assert np.allclose(res.info["design"], w / w.sum(), rtol=1e-6), tau
         designs.append(res.info["design"])
     assert not np.allclose(designs[0], designs[1], rtol=1e-3)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_lazy_tas_first_forced_exploration_check_is_the_tie_of_exact_arithmetic(seed):
+    """At t0 = d (the spanner's pulls) V_t0 is the spanner's Gram matrix, so
+    lambda_min(V_t0) = c0 sqrt(t0): Lazy TaS's first check is a tie, not forced. Before, c0 came
+    from NumPy's eigvalsh of a BLAS product and the check from numba's of the summed V: the tie
+    went either way by the last bits (by the OpenBLAS kernel on one instance, and by the instance
+    on one kernel). The first pull after the initial ones is never a forced one."""
+    rng = np.random.default_rng(seed)
+    d = int(rng.integers(2, 9))
+    X = rng.standard_normal((d + 4, d)) * rng.uniform(0.2, 3.0, size=d)
+    env = GaussianLinearBandit(X, rng.standard_normal(d))
+    res = lazy_tas.lazy_tas(env, np.random.default_rng(seed), fw_iter=20, max_samples=d + 1)
+    assert res.samples == d + 1
+    assert res.info["forced"] == 0

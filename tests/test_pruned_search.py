@@ -251,11 +251,12 @@ def _ref_lazy_arm(eng, rs, rng):
         w[:] = _ref_plugin_design(eng, ist_r[4])
         ist_r[1] = max(2 * t, t + 1)
         ist_r[3] += 1
-    forced = False
-    if fst_r[1] * math.sqrt(t) > fst_r[0]:
+    forced = False                       # forced exploration as in bai.algorithms.lazy_tas
+    sd = fst_r[2]
+    if fst_r[1] * math.sqrt(t) > fst_r[0] * sd:
         lam = np.linalg.eigvalsh(eng.V)[0]
         fst_r[0] = lam
-        forced = fst_r[1] * math.sqrt(t) > lam
+        forced = fst_r[1] * math.sqrt(t) > lam * sd
     if forced:
         a = A0[ist_r[0]]
         ist_r[0] = (ist_r[0] + 1) % A0.shape[0]

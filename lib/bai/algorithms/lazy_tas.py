@@ -14,6 +14,13 @@ T^*(\theta)` (with its own stopping threshold). What is implemented (the spec
   :math:`A_0` (cyclically; the index advances on forced steps only). :math:`\lambda_{\min}` is
   recomputed only when needed: since :math:`V_t` only grows, a value
   :math:`\lambda_{\min}(V_s)\ge c_0\sqrt t` stays valid until :math:`t>(\lambda_{\min}(V_s)/c_0)^2`.
+  The first check, at :math:`t_0=d` after the spanner's pulls, is a tie in real arithmetic
+  (:math:`V_{t_0}=\sum_{a\in A_0}x_ax_a^\top`, so :math:`\lambda_{\min}(V_{t_0})=c_0\sqrt{t_0}`):
+  not forced. It is computed as :math:`\lambda_0\sqrt t>\lambda_{\min}(V_t)\sqrt d` with
+  :math:`\lambda_0` from the same compiled ``eigvalsh`` of the same sums as :math:`V_{t_0}`, so
+  the two sides are equal there bit for bit, on every machine (before, :math:`c_0` came from
+  NumPy's ``eigvalsh`` of a BLAS product and the tie went either way by the BLAS kernel: an
+  AVX-512 CPU forced a pull where an AVX2 one did not).
 * **Tracking** (C-tracking, averaging): otherwise ``cumw += w`` and pull the arm of the support of
   :math:`w` with the largest deficit (:func:`bai.algorithms.kernels.ctrack`).
 * **Lazy updates**: :math:`w` is recomputed only at :math:`t=d,2d,4d,\dots` (the official code's
@@ -58,10 +65,11 @@ def _choose_arm(eng, rs, rng):
         ist_r[1] = max(2 * t, t + 1)
         ist_r[3] += 1
     forced = False
-    if fst_r[1] * math.sqrt(t) > fst_r[0]:  # the cached lambda_min no longer proves it
-        lam = np.linalg.eigvalsh(eng.V)[0]
+    sd = fst_r[2]
+    if fst_r[1] * math.sqrt(t) > fst_r[0] * sd:  # the cached lambda_min no longer proves it
+        lam = _lambda_min(eng.V)
         fst_r[0] = lam
-        forced = fst_r[1] * math.sqrt(t) > lam
+        forced = fst_r[1] * math.sqrt(t) > lam * sd
     if forced:
         a = A0[ist_r[0]]
         ist_r[0] = (ist_r[0] + 1) % A0.shape[0]
@@ -70,15 +78,36 @@ def _choose_arm(eng, rs, rng):
     return ctrack(eng.N, cumw, w)
 
 
+@numba.njit(cache=True)
+def _lambda_min(V):
+    r""":math:`\lambda_{\min}(V)` (LAPACK's ``eigvalsh`` through numba): the one routine of both
+    sides of the forced-exploration test."""
+    return np.linalg.eigvalsh(V)[0]
+
+
+@numba.njit(cache=True)
+def _gram(X, A0):
+    r""":math:`\sum_{a\in A_0}x_ax_a^\top`, summed as the engine sums :math:`V_t` over the initial
+    pulls (the same bits as :math:`V_{t_0}`)."""
+    d = X.shape[1]
+    G = np.zeros((d, d))
+    for q in range(A0.shape[0]):
+        a = A0[q]
+        for i in range(d):
+            for j in range(d):
+                G[i, j] += X[a, i] * X[a, j]
+    return G
+
+
 def _init(env, state, fw_iter: int = 1000):
-    X = env.X
+    X = np.ascontiguousarray(env.X, dtype=float)
     A0 = state.spanner
-    lam0 = float(np.linalg.eigvalsh(X[A0].T @ X[A0])[0])
+    lam0 = float(_lambda_min(_gram(X, np.asarray(A0, dtype=np.int64))))
     K = env.K
     return (np.full(K, 1.0 / K), state.counts.astype(float), A0,
             # i0, next update, forced, updates, fw_iter
             np.array([0, state.t, 0, 0, fw_iter], dtype=np.int64),
-            np.array([0.0, lam0 / math.sqrt(env.d)]))       # cached lambda_min, c0
+            np.array([0.0, lam0, math.sqrt(env.d)]))       # cached lambda_min, lambda_0, sqrt d
 
 
 def _info(rs) -> dict:
